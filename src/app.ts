@@ -1,0 +1,96 @@
+import { swagger } from "@elysiajs/swagger";
+import { Elysia } from "elysia";
+import { KeyStore } from "./auth/key-store.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/client.ts";
+import { OperationExecutor } from "./graphql/executor.ts";
+import { buildSchema } from "./graphql/schema.ts";
+import { graphqlRoute } from "./graphql/yoga.ts";
+import { createClientIpResolver } from "./http/client-ip.ts";
+import { errorHandler } from "./http/error-handler.ts";
+import { jsonBody } from "./http/json-body.ts";
+import { requestContext } from "./http/request-context.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { identityRoutes } from "./modules/identity/rest.ts";
+import { OperatorService } from "./modules/operator/service.ts";
+import type { Services } from "./services.ts";
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  logger?: Logger;
+  /** injectable clock for expiry and, later, rate limits */
+  now?: () => Date;
+}
+
+export interface OrgitApp {
+  /** the web-standard fetch handler (Bun.serve, Deno.serve, tests) */
+  handle(request: Request): Promise<Response>;
+  services: Services;
+  /** flushes batched writes and stops listeners; the database stays open */
+  stop(): Promise<void>;
+}
+
+function buildElysia(
+  services: Services,
+  executor: OperationExecutor,
+  schema: ReturnType<typeof buildSchema>,
+) {
+  const { config, logger } = services;
+  const clientIp = createClientIpResolver(config.trustProxy);
+  const deps = { services, executor };
+  return new Elysia({ name: "orgit" })
+    .use(requestContext({ config, logger, clientIp }))
+    .use(errorHandler(logger))
+    .use(jsonBody())
+    .use(
+      swagger({
+        path: "/swagger",
+        exclude: ["/graphql"],
+        documentation: {
+          info: {
+            title: "orgit API",
+            version: "1.0.0",
+            description:
+              "Organization IT management. Interface A under /api/v1, interface B under /api. " +
+              "Errors are `{ error, details? }`; every response carries X-Request-Id.",
+          },
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer", description: "API key: orgit_…" },
+            },
+          },
+          security: [{ bearer: [] }],
+        },
+      }),
+    )
+    .use(identityRoutes(deps))
+    .use(graphqlRoute(services, schema));
+}
+
+export type ElysiaApp = ReturnType<typeof buildElysia>;
+
+/** Builds the whole service over an open database: schema, executor, services and routes. */
+export async function createApp(options: AppOptions): Promise<OrgitApp> {
+  const { config, database } = options;
+  const now = options.now ?? (() => new Date());
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const keys = new KeyStore(database, logger, now);
+  const services: Services = {
+    config,
+    logger,
+    database,
+    keys,
+    operator: new OperatorService(database, keys, now),
+    now,
+  };
+  const schema = buildSchema();
+  const executor = new OperationExecutor(schema);
+  const app = buildElysia(services, executor, schema);
+  await keys.start();
+  return {
+    handle: (request) => app.handle(request),
+    services,
+    stop: () => keys.stop(),
+  };
+}

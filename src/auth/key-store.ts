@@ -1,0 +1,233 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { apiKeys, memberships, organizations, roles } from "../db/schema/index.ts";
+import { unauthenticated } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { isWellFormedApiKey, sha256Hex } from "./keys.ts";
+import {
+  BUILT_IN_ROLES,
+  isPermission,
+  isScope,
+  type Permission,
+  type Seat,
+} from "./permissions.ts";
+import type { Principal } from "./principal.ts";
+
+/** Channel on which every instance hears that a key, member, role or organization changed. */
+export const AUTH_CHANNEL = "orgit_auth";
+const MAX_ENTRIES = 10_000;
+/** safety net only: changes arrive by NOTIFY long before this */
+const TTL_MS = 60_000;
+const ECHO_TIMEOUT_MS = 2_000;
+
+interface KeyRecord {
+  keyId: string;
+  organizationId: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  /** null when the owner is no longer a member */
+  principal: Principal | null;
+}
+
+interface CacheEntry {
+  record: KeyRecord | null;
+  loadedAt: number;
+}
+
+export type AuthChange = { kind: "key"; id: string } | { kind: "organization"; id: string };
+
+/**
+ * Resolves a bearer secret to a Principal. Lookups are cached by key hash; any change that can
+ * affect a key (revocation, member removal, role or plan change) is announced over Postgres
+ * NOTIFY and drops the affected entries on every instance. Expiry is checked on every request.
+ */
+export class KeyStore {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastUsed = new Map<string, Date>();
+  private readonly echoes = new Map<string, () => void>();
+  private unlisten?: () => Promise<void>;
+  private flushTimer?: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(
+      AUTH_CHANNEL,
+      (payload) => this.onNotification(payload),
+      () => this.cache.clear(),
+    );
+    this.flushTimer = setInterval(() => void this.flushLastUsed(), 5_000);
+    (this.flushTimer as { unref?: () => void }).unref?.();
+  }
+
+  async stop(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    await this.flushLastUsed();
+    await this.unlisten?.();
+  }
+
+  /** Authenticates an `Authorization` header value; throws the contract's 401 otherwise. */
+  async authenticate(secret: string | undefined): Promise<Principal> {
+    if (!secret) throw unauthenticated("Missing API key");
+    if (!isWellFormedApiKey(secret)) throw unauthenticated("Invalid API key");
+    const hash = await sha256Hex(secret);
+    const record = await this.lookup(hash);
+    if (!record) throw unauthenticated("Invalid API key");
+    if (record.revokedAt) throw unauthenticated("API key revoked");
+    if (record.expiresAt && record.expiresAt.getTime() <= this.now().getTime()) {
+      throw unauthenticated("API key expired");
+    }
+    if (!record.principal) {
+      throw unauthenticated("API key owner is no longer a member of this organization");
+    }
+    this.lastUsed.set(record.keyId, this.now());
+    return record.principal;
+  }
+
+  /**
+   * Drops affected entries here at once, tells the other instances, and waits (bounded) until
+   * our own notification comes back: by then Postgres has handed it to every listener.
+   */
+  async announce(change: AuthChange): Promise<void> {
+    this.invalidate(change);
+    const nonce = crypto.randomUUID();
+    const echoed = new Promise<void>((resolve) => {
+      this.echoes.set(nonce, resolve);
+      setTimeout(resolve, ECHO_TIMEOUT_MS);
+    });
+    await this.database.notify(AUTH_CHANNEL, JSON.stringify({ ...change, nonce }));
+    await echoed;
+    this.echoes.delete(nonce);
+  }
+
+  private onNotification(payload: string): void {
+    try {
+      const message = JSON.parse(payload) as AuthChange & { nonce?: string };
+      this.invalidate(message);
+      if (message.nonce) this.echoes.get(message.nonce)?.();
+    } catch (error) {
+      this.logger.warn("ignored malformed auth notification", { payload, error: String(error) });
+      this.cache.clear();
+    }
+  }
+
+  private invalidate(change: AuthChange): void {
+    for (const [hash, entry] of this.cache) {
+      const record = entry.record;
+      if (!record) continue;
+      if (
+        change.kind === "key" ? record.keyId === change.id : record.organizationId === change.id
+      ) {
+        this.cache.delete(hash);
+      }
+    }
+  }
+
+  private async lookup(hash: string): Promise<KeyRecord | null> {
+    const cached = this.cache.get(hash);
+    const now = Date.now();
+    if (cached && now - cached.loadedAt < TTL_MS) return cached.record;
+    const record = await this.load(hash);
+    if (this.cache.size >= MAX_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    // unknown hashes are cached too: a secret created later cannot have been guessed before
+    this.cache.set(hash, { record, loadedAt: now });
+    return record;
+  }
+
+  private async load(hash: string): Promise<KeyRecord | null> {
+    const [row] = await this.database.db
+      .select({
+        keyId: apiKeys.id,
+        keyName: apiKeys.name,
+        scopes: apiKeys.scopes,
+        expiresAt: apiKeys.expiresAt,
+        revokedAt: apiKeys.revokedAt,
+        userId: apiKeys.userId,
+        organization: {
+          id: organizations.id,
+          name: organizations.name,
+          plan: organizations.plan,
+          dailyQuota: organizations.dailyQuota,
+          unlimitedQuota: organizations.unlimitedQuota,
+        },
+        role: memberships.role,
+        customSeat: roles.seat,
+        customPermissions: roles.permissions,
+      })
+      .from(apiKeys)
+      .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
+      .leftJoin(
+        memberships,
+        and(
+          eq(memberships.organizationId, apiKeys.organizationId),
+          eq(memberships.userId, apiKeys.userId),
+        ),
+      )
+      .leftJoin(
+        roles,
+        and(eq(roles.organizationId, apiKeys.organizationId), eq(roles.name, memberships.role)),
+      )
+      .where(eq(apiKeys.keyHash, hash))
+      .limit(1);
+    if (!row) return null;
+    const role = row.role ? resolveRole(row.role, row.customSeat, row.customPermissions) : null;
+    return {
+      keyId: row.keyId,
+      organizationId: row.organization.id,
+      revokedAt: row.revokedAt,
+      expiresAt: row.expiresAt,
+      principal:
+        row.role && role
+          ? {
+              organization: row.organization,
+              user: { id: row.userId, role: row.role },
+              seat: role.seat,
+              permissions: role.permissions,
+              apiKey: {
+                id: row.keyId,
+                name: row.keyName,
+                scopes: row.scopes.filter(isScope),
+                expiresAt: row.expiresAt,
+              },
+            }
+          : null,
+    };
+  }
+
+  /** Writes last-use times in one statement; called every few seconds and at shutdown. */
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = [...this.lastUsed];
+    this.lastUsed.clear();
+    const values = sql.join(
+      batch.map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    try {
+      await this.database.db.execute(sql`
+        update ${apiKeys} set last_used_at = v.at
+        from (values ${values}) as v(id, at)
+        where ${apiKeys.id} = v.id and (${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < v.at)`);
+    } catch (error) {
+      this.logger.warn("could not record API key last use", { error: String(error) });
+    }
+  }
+}
+
+function resolveRole(
+  name: string,
+  customSeat: Seat | null,
+  customPermissions: string[] | null,
+): { seat: Seat; permissions: ReadonlySet<Permission> } | null {
+  const builtIn = BUILT_IN_ROLES[name];
+  if (builtIn) return { seat: builtIn.seat, permissions: new Set(builtIn.permissions) };
+  if (!customSeat || !customPermissions) return null;
+  return { seat: customSeat, permissions: new Set(customPermissions.filter(isPermission)) };
+}

@@ -1,0 +1,64 @@
+/** Role permissions (CONTRACT section 4). */
+export const PERMISSIONS = [
+  "equipment.view_all",
+  "equipment.manage",
+  "tickets.view_all",
+  "tickets.manage",
+  "alerts.view",
+  "alerts.manage",
+  "users.view",
+  "users.manage",
+  "projects.view",
+  "projects.manage",
+  "webhooks.manage",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Key scopes: the seed's table plus the project and webhook module scopes. */
+export const SCOPES = [
+  "equipment:read",
+  "equipment:write",
+  "tickets:read",
+  "tickets:write",
+  "users:read",
+  "alerts:read",
+  "alerts:write",
+  "dashboards:read",
+  "automations:read",
+  "automations:write",
+  "projects:read",
+  "projects:write",
+  "webhooks:read",
+  "webhooks:write",
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export type Seat = "ADMIN" | "TECHNICIAN" | "USER";
+export type Plan = "FREE" | "PRO" | "ENTERPRISE";
+
+export interface RoleDefinition {
+  seat: Seat;
+  permissions: readonly Permission[];
+}
+
+export const BUILT_IN_ROLES: Record<string, RoleDefinition> = {
+  admin: { seat: "ADMIN", permissions: PERMISSIONS },
+  technician: {
+    seat: "TECHNICIAN",
+    permissions: [
+      "equipment.view_all",
+      "equipment.manage",
+      "tickets.view_all",
+      "tickets.manage",
+      "alerts.view",
+      "alerts.manage",
+      "users.view",
+      "projects.view",
+      "projects.manage",
+    ],
+  },
+};
+
+export const isPermission = (p: string): p is Permission =>
+  (PERMISSIONS as readonly string[]).includes(p);
+export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);

@@ -1,0 +1,139 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+/**
+ * Every environment variable of CONTRACT section 2, validated in one place. `loadConfig`
+ * reports every problem at once, one line per variable, so an operator fixes them in one go.
+ */
+const Bool = T.Union([T.Literal("true"), T.Literal("false"), T.Literal("1"), T.Literal("0")]);
+const PositiveInt = T.String({ pattern: "^[1-9][0-9]{0,8}$" });
+
+const EnvSchema = T.Object({
+  PORT: T.Optional(T.String({ pattern: "^[0-9]{1,5}$" })),
+  HOST: T.Optional(T.String({ minLength: 1 })),
+  DATABASE_URL: T.Optional(T.String({ pattern: "^postgres(ql)?://" })),
+  DATA_DIR: T.Optional(T.String({ minLength: 1 })),
+  ADMIN_TOKEN: T.Optional(T.String({ minLength: 16 })),
+  PUBLIC_BASE_URL: T.Optional(T.String({ pattern: "^https?://[^/]+" })),
+  TRUST_PROXY: T.Optional(T.String()),
+  REQUIRE_HTTPS: T.Optional(Bool),
+  TLS_CERT_FILE: T.Optional(T.String({ minLength: 1 })),
+  TLS_KEY_FILE: T.Optional(T.String({ minLength: 1 })),
+  RATE_LIMIT_IP_PER_MIN: T.Optional(PositiveInt),
+  RATE_LIMIT_KEY_PER_MIN: T.Optional(PositiveInt),
+  RATE_LIMIT_BURST_PER_SEC: T.Optional(PositiveInt),
+  REDIS_URL: T.Optional(T.String({ pattern: "^rediss?://" })),
+  ALLOW_PRIVATE_WEBHOOK_URLS: T.Optional(Bool),
+  LOG_LEVEL: T.Optional(
+    T.Union(["debug", "info", "warn", "error", "silent"].map((level) => T.Literal(level))),
+  ),
+  NODE_ENV: T.Optional(T.String()),
+});
+
+const HINTS: Record<string, string> = {
+  PORT: "a port number 1-65535",
+  DATABASE_URL: "a postgres:// or postgresql:// URL",
+  ADMIN_TOKEN: "at least 16 characters",
+  PUBLIC_BASE_URL: "an http(s) origin such as https://orgit.example.com",
+  REQUIRE_HTTPS: "true or false",
+  ALLOW_PRIVATE_WEBHOOK_URLS: "true or false",
+  RATE_LIMIT_IP_PER_MIN: "a positive integer",
+  RATE_LIMIT_KEY_PER_MIN: "a positive integer",
+  RATE_LIMIT_BURST_PER_SEC: "a positive integer",
+  REDIS_URL: "a redis:// or rediss:// URL",
+  LOG_LEVEL: "one of debug, info, warn, error, silent",
+};
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir?: string;
+  adminToken?: string;
+  publicBaseUrl: string;
+  trustProxy: string[];
+  requireHttps: boolean;
+  tls?: { certFile: string; keyFile: string };
+  rateLimit: { ipPerMin: number; keyPerMin: number; burstPerSec: number };
+  redisUrl?: string;
+  allowPrivateWebhookUrls: boolean;
+  logLevel: LogLevel;
+  production: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  }
+}
+
+const truthy = (v: string | undefined) => v === "true" || v === "1";
+
+/** Reads the configuration from an environment map; throws ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") raw[key] = value;
+  }
+  const problems = new Map<string, string>();
+  for (const error of Value.Errors(EnvSchema, raw)) {
+    const name = error.path.slice(1);
+    if (!problems.has(name)) {
+      problems.set(name, `${name} must be ${HINTS[name] ?? "valid"} (got "${raw[name]}")`);
+    }
+  }
+  const env_ = raw as Static<typeof EnvSchema>;
+  const port = env_.PORT === undefined ? 3000 : Number(env_.PORT);
+  if (!problems.has("PORT") && (port < 1 || port > 65535)) {
+    problems.set("PORT", `PORT must be ${HINTS.PORT} (got "${env_.PORT}")`);
+  }
+  if (Boolean(env_.TLS_CERT_FILE) !== Boolean(env_.TLS_KEY_FILE)) {
+    problems.set("TLS_CERT_FILE", "TLS_CERT_FILE and TLS_KEY_FILE must be set together");
+  }
+  const trustProxy = (env_.TRUST_PROXY ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of trustProxy) {
+    if (entry !== "loopback" && !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)) {
+      problems.set(
+        "TRUST_PROXY",
+        `TRUST_PROXY has an entry that is not an IP, CIDR or "loopback": "${entry}"`,
+      );
+    }
+  }
+  if (problems.size > 0) throw new ConfigError([...problems.values()]);
+
+  const host = env_.HOST ?? "127.0.0.1";
+  const production = env_.NODE_ENV === "production";
+  const tls =
+    env_.TLS_CERT_FILE && env_.TLS_KEY_FILE
+      ? { certFile: env_.TLS_CERT_FILE, keyFile: env_.TLS_KEY_FILE }
+      : undefined;
+  return {
+    port,
+    host,
+    databaseUrl: env_.DATABASE_URL,
+    dataDir: env_.DATA_DIR,
+    adminToken: env_.ADMIN_TOKEN,
+    publicBaseUrl: (env_.PUBLIC_BASE_URL ?? `${tls ? "https" : "http"}://${host}:${port}`).replace(
+      /\/+$/,
+      "",
+    ),
+    trustProxy,
+    requireHttps: env_.REQUIRE_HTTPS === undefined ? production : truthy(env_.REQUIRE_HTTPS),
+    tls,
+    rateLimit: {
+      ipPerMin: Number(env_.RATE_LIMIT_IP_PER_MIN ?? 60),
+      keyPerMin: Number(env_.RATE_LIMIT_KEY_PER_MIN ?? 600),
+      burstPerSec: Number(env_.RATE_LIMIT_BURST_PER_SEC ?? 10),
+    },
+    redisUrl: env_.REDIS_URL,
+    allowPrivateWebhookUrls: truthy(env_.ALLOW_PRIVATE_WEBHOOK_URLS),
+    logLevel: (env_.LOG_LEVEL ?? "info") as LogLevel,
+    production,
+  };
+}

@@ -1,0 +1,42 @@
+import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { equipmentPlatformEnum, equipmentStatusEnum, equipmentTypeEnum } from "./enums.ts";
+import { equipmentUnits } from "./equipment-units.ts";
+import { organizations } from "./organizations.ts";
+import { users } from "./users.ts";
+
+export const equipment = pgTable(
+  "equipment",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    organizationId: uuid()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    type: equipmentTypeEnum().notNull(),
+    platform: equipmentPlatformEnum(),
+    /** free text, e.g. "Building B, floor 2" */
+    location: text(),
+    unitId: uuid().references(() => equipmentUnits.id, { onDelete: "set null" }),
+    /** identifier of whoever manages the device (a team, an MSP); free form */
+    managedBy: text(),
+    /** the user the device is assigned to; owners without equipment.view_all see only these */
+    assignedUserId: uuid().references(() => users.id, { onDelete: "set null" }),
+    status: equipmentStatusEnum().notNull().default("pending"),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("equipment_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    index("equipment_org_status_created_idx").on(
+      t.organizationId,
+      t.status,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index("equipment_org_assignee_created_idx").on(
+      t.organizationId,
+      t.assignedUserId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+  ],
+);

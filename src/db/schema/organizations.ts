@@ -1,0 +1,18 @@
+import { sql } from "drizzle-orm";
+import { boolean, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { planEnum } from "./enums.ts";
+
+export const organizations = pgTable("organizations", {
+  id: uuid().primaryKey().defaultRandom(),
+  name: text().notNull(),
+  plan: planEnum().notNull().default("PRO"),
+  /** requests per sliding 24 h; null means the plan's default */
+  dailyQuota: integer(),
+  /** true lifts the daily quota whatever the plan */
+  unlimitedQuota: boolean().notNull().default(false),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => sql`now()`),
+});

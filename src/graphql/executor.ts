@@ -1,0 +1,57 @@
+import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from "graphql";
+import { asApiError } from "../errors.ts";
+import type { GraphQLContext } from "./context.ts";
+import { operations } from "./operations.ts";
+
+export type OperationName = keyof typeof operations;
+
+export class BrokenOperationsError extends Error {}
+
+/**
+ * Runs the REST routes' GraphQL operations in-process. Every operation is parsed and validated
+ * against the schema once, at start-up: a schema change that breaks a route stops the boot (and
+ * the tests) instead of failing a live request.
+ */
+export class OperationExecutor {
+  private readonly documents = new Map<OperationName, DocumentNode>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    source: Record<OperationName, string> = operations,
+  ) {
+    const problems: string[] = [];
+    for (const [name, text] of Object.entries(source) as [OperationName, string][]) {
+      try {
+        const document = parse(text);
+        const errors = validate(schema, document);
+        if (errors.length > 0) {
+          problems.push(`${name}: ${errors.map((e) => e.message).join("; ")}`);
+        }
+        this.documents.set(name, document);
+      } catch (error) {
+        problems.push(`${name}: ${(error as Error).message}`);
+      }
+    }
+    if (problems.length > 0) {
+      throw new BrokenOperationsError(`Invalid GraphQL operations:\n  ${problems.join("\n  ")}`);
+    }
+  }
+
+  /** Executes a pre-parsed operation; throws the first ApiError (or the unexpected cause). */
+  async run<T>(
+    name: OperationName,
+    context: GraphQLContext,
+    variables?: Record<string, unknown>,
+  ): Promise<T> {
+    const document = this.documents.get(name) as DocumentNode;
+    const result = await execute({
+      schema: this.schema,
+      document,
+      variableValues: variables,
+      contextValue: context,
+    });
+    const first = result.errors?.[0];
+    if (first) throw asApiError(first) ?? first.originalError ?? first;
+    return result.data as T;
+  }
+}

@@ -1,0 +1,23 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { createSchema } from "graphql-yoga";
+import { identityResolvers } from "../modules/identity/resolvers.ts";
+import { operatorResolvers } from "../modules/operator/resolvers.ts";
+import type { GraphQLContext } from "./context.ts";
+import { DateTime } from "./scalars.ts";
+
+const schemaDir = new URL("../../schema/", import.meta.url);
+
+/** The SDL of every domain, in file-name order so the schema prints the same each time. */
+export function loadTypeDefs(): string[] {
+  return readdirSync(schemaDir)
+    .filter((file) => file.endsWith(".graphql"))
+    .sort()
+    .map((file) => readFileSync(new URL(file, schemaDir), "utf8"));
+}
+
+export function buildSchema() {
+  return createSchema<GraphQLContext>({
+    typeDefs: loadTypeDefs(),
+    resolvers: [{ DateTime }, identityResolvers, operatorResolvers],
+  });
+}

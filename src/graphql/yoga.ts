@@ -1,0 +1,68 @@
+import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { Elysia } from "elysia";
+import { GraphQLError, type GraphQLSchema } from "graphql";
+import { createYoga } from "graphql-yoga";
+import type { Principal } from "../auth/principal.ts";
+import { asApiError } from "../errors.ts";
+import { authenticateGraphQL } from "../http/auth.ts";
+import { readBodyLimited } from "../http/json-body.ts";
+import { requestMeta } from "../http/request-context.ts";
+import { errorFields } from "../logger.ts";
+import type { Services } from "../services.ts";
+import { createContext } from "./context.ts";
+
+interface ServerContext {
+  principal: Principal | null;
+  operator: boolean;
+  requestId?: string;
+}
+
+/** graphql-yoga at /graphql, for internal tools (API key) and operators (ADMIN_TOKEN). */
+export function graphqlRoute(services: Services, schema: GraphQLSchema) {
+  const { config, logger } = services;
+  const yoga = createYoga<ServerContext>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    graphiql: !config.production,
+    landingPage: false,
+    logging: false,
+    context: ({ principal, operator }) => createContext(services, { principal, operator }),
+    plugins: [maxDepthPlugin({ n: 10 }), costLimitPlugin({ maxCost: 5000 })],
+    maskedErrors: {
+      maskError(error, _message, _isDev) {
+        if (asApiError(error)) return error as Error;
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        // schema validation and variable errors have no original error: they are the caller's
+        if (error instanceof GraphQLError && !original) return error;
+        logger.error("unhandled GraphQL error", errorFields(original ?? error));
+        return new GraphQLError("Internal server error", {
+          extensions: { code: "INTERNAL", status: 500 },
+        });
+      },
+    },
+  });
+
+  const wantsGraphiQL = (request: Request) =>
+    !config.production &&
+    request.method === "GET" &&
+    (request.headers.get("accept") ?? "").includes("text/html");
+
+  return new Elysia({ name: "graphql" }).all(
+    "/graphql",
+    async ({ request }) => {
+      if (wantsGraphiQL(request)) return yoga.fetch(request, { principal: null, operator: false });
+      const auth = await authenticateGraphQL(services, request);
+      const forwarded =
+        request.method === "POST"
+          ? new Request(request.url, {
+              method: "POST",
+              headers: request.headers,
+              body: await readBodyLimited(request),
+            })
+          : request;
+      return yoga.fetch(forwarded, { ...auth, requestId: requestMeta(request)?.id });
+    },
+    { parse: "none", detail: { hide: true } },
+  );
+}

@@ -1,0 +1,59 @@
+import ipaddr from "ipaddr.js";
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** Parses an address, turning IPv4-mapped IPv6 (::ffff:1.2.3.4) into plain IPv4. */
+export function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const trimmed = value.trim().replace(/^\[(.*)\]$/, "$1");
+  if (!ipaddr.isValid(trimmed)) return null;
+  const address = ipaddr.parse(trimmed);
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (address as ipaddr.IPv6).toIPv4Address();
+  }
+  return address;
+}
+
+function parseRange(entry: string): Range[] {
+  if (entry === "loopback") return [ipaddr.parseCIDR("127.0.0.0/8"), ipaddr.parseCIDR("::1/128")];
+  if (entry.includes("/")) return [ipaddr.parseCIDR(entry)];
+  const address = parseAddress(entry);
+  if (!address) throw new Error(`not an IP address: ${entry}`);
+  return [[address, address.kind() === "ipv4" ? 32 : 128]];
+}
+
+export interface ClientIpResolver {
+  isTrusted(address: string | undefined): boolean;
+  /**
+   * The caller's IP: the socket peer, unless the peer is a trusted proxy; then walk
+   * X-Forwarded-For right to left, skip trusted hops, and take the first untrusted address.
+   */
+  resolve(peer: string | undefined, forwardedFor: string | null): string | undefined;
+}
+
+/** The one resolver behind rate limits, HTTPS detection and the ingest allowlist. */
+export function createClientIpResolver(trustProxy: readonly string[]): ClientIpResolver {
+  const ranges = trustProxy.flatMap(parseRange);
+  const trusted = (address: ipaddr.IPv4 | ipaddr.IPv6) =>
+    ranges.some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
+  return {
+    isTrusted(value) {
+      const address = value ? parseAddress(value) : null;
+      return address !== null && trusted(address);
+    },
+    resolve(peer, forwardedFor) {
+      const peerAddr = peer ? parseAddress(peer) : null;
+      if (!peerAddr) return peer;
+      if (!trusted(peerAddr) || !forwardedFor) return peerAddr.toString();
+      let current = peerAddr;
+      const hops = forwardedFor.split(",");
+      for (let i = hops.length - 1; i >= 0; i--) {
+        const hop = parseAddress(hops[i] as string);
+        // garbage in the chain: believe no further than the last hop a trusted proxy vouched for
+        if (!hop) return current.toString();
+        if (!trusted(hop)) return hop.toString();
+        current = hop;
+      }
+      return current.toString();
+    },
+  };
+}

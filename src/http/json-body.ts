@@ -1,0 +1,41 @@
+import { Elysia } from "elysia";
+import { ApiError } from "../errors.ts";
+import { MAX_BODY_BYTES } from "./request-context.ts";
+
+/** Reads a body stream, refusing it as soon as it passes the limit (chunked uploads included). */
+export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw new ApiError("PAYLOAD_TOO_LARGE", "Request body too large (limit 1 MiB)");
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** JSON bodies: size-limited, and a clear 400 instead of the framework's parse error. */
+export const jsonBody = () =>
+  new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request, contentType }) => {
+    if (!contentType.includes("json")) return;
+    const text = await readBodyLimited(request);
+    if (text.trim() === "") return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ApiError("BAD_REQUEST", "Malformed JSON body");
+    }
+  });

@@ -1,0 +1,79 @@
+import { Elysia } from "elysia";
+import type { Principal } from "../auth/principal.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import type { ClientIpResolver } from "./client-ip.ts";
+import { peerAddress } from "./peer.ts";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const HSTS = "max-age=31536000; includeSubDomains";
+
+/** Per-request facts gathered along the way, for the access log. */
+export interface RequestMeta {
+  id: string;
+  startedAt: number;
+  clientIp: string | undefined;
+  secure: boolean;
+  principal?: Principal;
+  operator?: boolean;
+}
+
+const metas = new WeakMap<Request, RequestMeta>();
+export const requestMeta = (request: Request) => metas.get(request);
+
+interface Deps {
+  config: Config;
+  logger: Logger;
+  clientIp: ClientIpResolver;
+}
+
+/**
+ * Runs first on every request, routed or not: request id, client IP, HTTPS policy and HSTS,
+ * the body size limit, and one JSON access-log line once the response is sent.
+ */
+export const requestContext = ({ config, logger, clientIp }: Deps) =>
+  new Elysia({ name: "request-context" })
+    .onRequest(({ request, set }) => {
+      const incoming = request.headers.get("x-request-id");
+      const peer = peerAddress(request);
+      const viaTrustedProxy = clientIp.isTrusted(peer);
+      const forwardedProto = viaTrustedProxy
+        ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase()
+        : undefined;
+      const secure = forwardedProto ? forwardedProto === "https" : request.url.startsWith("https:");
+      const meta: RequestMeta = {
+        id: incoming && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID(),
+        startedAt: performance.now(),
+        clientIp: clientIp.resolve(peer, request.headers.get("x-forwarded-for")),
+        secure,
+      };
+      metas.set(request, meta);
+      set.headers["x-request-id"] = meta.id;
+      if (secure) set.headers["strict-transport-security"] = HSTS;
+      if (config.requireHttps && !secure) {
+        set.status = 403;
+        return { error: "HTTPS required" };
+      }
+      const length = Number(request.headers.get("content-length") ?? 0);
+      if (length > MAX_BODY_BYTES) {
+        set.status = 413;
+        return { error: "Request body too large (limit 1 MiB)" };
+      }
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+      const meta = metas.get(request);
+      const url = new URL(request.url);
+      logger.info("request", {
+        requestId: meta?.id,
+        method: request.method,
+        path: url.pathname,
+        status: typeof set.status === "number" ? set.status : 200,
+        durationMs: meta ? Math.round((performance.now() - meta.startedAt) * 100) / 100 : undefined,
+        ip: meta?.clientIp,
+        organizationId: meta?.principal?.organization.id,
+        apiKeyId: meta?.principal?.apiKey.id,
+        operator: meta?.operator || undefined,
+        userAgent: request.headers.get("user-agent") ?? undefined,
+      });
+    });

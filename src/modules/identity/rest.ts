@@ -1,0 +1,36 @@
+import { Elysia, t } from "elysia";
+import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { authErrorResponses } from "../../http/openapi.ts";
+
+const Whoami = t.Object(
+  {
+    organization: t.Object({ id: t.String(), name: t.String() }),
+    user: t.Object({ id: t.String(), role: t.String({ description: "effective role" }) }),
+    apiKey: t.Object({
+      name: t.String(),
+      scopes: t.Array(t.String()),
+      expiresAt: t.Nullable(t.String({ format: "date-time", description: "null: never expires" })),
+    }),
+  },
+  { title: "Whoami" },
+);
+
+const Health = t.Object({ status: t.Literal("ok") }, { title: "Health" });
+
+type WhoamiData = { whoami: typeof Whoami.static };
+
+/** GET /api/v1/whoami and GET /api/v1/health. */
+export const identityRoutes = (deps: RestDeps) =>
+  new Elysia({ prefix: "/api/v1", tags: ["identity"] })
+    .use(apiKeyAuth(deps))
+    .get("/whoami", async ({ run }) => (await run<WhoamiData>("Whoami")).whoami, {
+      response: { 200: Whoami, ...authErrorResponses },
+      detail: {
+        summary: "Identity of the calling key",
+        description: "Any valid key; no scope needed.",
+      },
+    })
+    .get("/health", async ({ run }) => (await run<{ health: { status: "ok" } }>("Health")).health, {
+      response: { 200: Health, ...authErrorResponses },
+      detail: { summary: "Key validity and quota check" },
+    });

@@ -1,0 +1,407 @@
+import { and, eq, isNull } from "drizzle-orm";
+import ipaddr from "ipaddr.js";
+import type { KeyStore } from "../../auth/key-store.ts";
+import { displayPrefix, generateApiKey, sha256Hex } from "../../auth/keys.ts";
+import {
+  BUILT_IN_ROLES,
+  isPermission,
+  isScope,
+  type Plan,
+  type Seat,
+} from "../../auth/permissions.ts";
+import type { Database } from "../../db/client.ts";
+import { isUniqueViolation, single } from "../../db/errors.ts";
+import {
+  agentReleases,
+  apiKeys,
+  equipmentPlatformEnum,
+  ingestSources,
+  memberships,
+  organizations,
+  roles,
+  users,
+} from "../../db/schema/index.ts";
+import { ApiError, notFound } from "../../errors.ts";
+import { isUuid, Problems } from "../../validation.ts";
+
+export type KeyExpiration = "NEVER" | "DAYS_30" | "DAYS_90" | "MONTHS_6" | "YEAR_1";
+
+export interface CreateApiKeyInput {
+  organizationId: string;
+  userId: string;
+  name: string;
+  scopes: string[];
+  expiresIn?: KeyExpiration | null;
+  expiresAt?: Date | null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ROLE_NAME = /^[a-z][a-z0-9_-]*$/;
+
+/** The operator mutations of CONTRACT section 3. Each validates everything before writing. */
+export class OperatorService {
+  constructor(
+    private readonly database: Database,
+    private readonly keys: KeyStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async createOrganization(input: {
+    name: string;
+    plan?: Plan | null;
+    dailyQuota?: number | null;
+  }) {
+    const problems = new Problems().length(input.name.trim(), ["input", "name"], 1, 200);
+    checkQuota(problems, input.dailyQuota);
+    problems.throwIfAny();
+    return single(
+      await this.db
+        .insert(organizations)
+        .values({
+          name: input.name.trim(),
+          plan: input.plan ?? "PRO",
+          dailyQuota: input.dailyQuota ?? null,
+        })
+        .returning(),
+    );
+  }
+
+  async updateOrganization(
+    id: string,
+    input: {
+      name?: string | null;
+      plan?: Plan | null;
+      dailyQuota?: number | null;
+      unlimitedQuota?: boolean | null;
+    },
+  ) {
+    const problems = new Problems();
+    if (input.name != null) problems.length(input.name.trim(), ["input", "name"], 1, 200);
+    checkQuota(problems, input.dailyQuota);
+    problems.throwIfAny();
+    await this.organization(id);
+    const changes: Partial<typeof organizations.$inferInsert> = {};
+    if (input.name != null) changes.name = input.name.trim();
+    if (input.plan != null) changes.plan = input.plan;
+    // an explicit null resets the quota to the plan default
+    if (input.dailyQuota !== undefined) changes.dailyQuota = input.dailyQuota;
+    if (input.unlimitedQuota != null) changes.unlimitedQuota = input.unlimitedQuota;
+    const row = single(
+      await this.db
+        .update(organizations)
+        .set({ ...changes, updatedAt: this.now() })
+        .where(eq(organizations.id, id))
+        .returning(),
+    );
+    await this.keys.announce({ kind: "organization", id });
+    return row;
+  }
+
+  async createUser(input: { email: string; firstName: string; lastName: string }) {
+    const email = input.email.trim();
+    new Problems()
+      .check(
+        EMAIL.test(email) && email.length <= 254,
+        ["input", "email"],
+        "Must be an email address",
+      )
+      .length(input.firstName.trim(), ["input", "firstName"], 1, 100)
+      .length(input.lastName.trim(), ["input", "lastName"], 1, 100)
+      .throwIfAny();
+    try {
+      return single(
+        await this.db
+          .insert(users)
+          .values({ email, firstName: input.firstName.trim(), lastName: input.lastName.trim() })
+          .returning(),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new ApiError("CONFLICT", "A user with this email already exists");
+      throw error;
+    }
+  }
+
+  /** Adds a member, or changes the role of one who already is. */
+  async addMember(input: { organizationId: string; userId: string; role: string }) {
+    await this.organization(input.organizationId);
+    await this.user(input.userId);
+    await this.checkRoleExists(input.organizationId, input.role);
+    const row = single(
+      await this.db
+        .insert(memberships)
+        .values(input)
+        .onConflictDoUpdate({
+          target: [memberships.organizationId, memberships.userId],
+          set: { role: input.role },
+        })
+        .returning(),
+    );
+    await this.keys.announce({ kind: "organization", id: input.organizationId });
+    return row;
+  }
+
+  async removeMember(organizationId: string, userId: string): Promise<boolean> {
+    if (!isUuid(organizationId) || !isUuid(userId)) return false;
+    const removed = await this.db
+      .delete(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+      .returning();
+    if (removed.length > 0) await this.keys.announce({ kind: "organization", id: organizationId });
+    return removed.length > 0;
+  }
+
+  async createRole(input: {
+    organizationId: string;
+    name: string;
+    seat: Seat;
+    permissions: string[];
+  }) {
+    const problems = new Problems()
+      .check(
+        ROLE_NAME.test(input.name) && input.name.length <= 50,
+        ["input", "name"],
+        "Must be 1 to 50 lowercase letters, digits, - or _, starting with a letter",
+      )
+      .check(
+        !(input.name in BUILT_IN_ROLES),
+        ["input", "name"],
+        `"${input.name}" is a built-in role`,
+      );
+    input.permissions.forEach((permission, i) => {
+      problems.check(
+        isPermission(permission),
+        ["input", "permissions", String(i)],
+        `Unknown permission: ${permission}`,
+      );
+    });
+    problems.throwIfAny();
+    await this.organization(input.organizationId);
+    try {
+      return single(
+        await this.db
+          .insert(roles)
+          .values({ ...input, permissions: [...new Set(input.permissions)] })
+          .returning(),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new ApiError("CONFLICT", "A role with this name already exists");
+      throw error;
+    }
+  }
+
+  async createApiKey(input: CreateApiKeyInput) {
+    const problems = new Problems()
+      .length(input.name.trim(), ["input", "name"], 1, 100)
+      .check(input.scopes.length > 0, ["input", "scopes"], "Choose at least one scope");
+    input.scopes.forEach((scope, i) => {
+      problems.check(isScope(scope), ["input", "scopes", String(i)], `Unknown scope: ${scope}`);
+    });
+    const hasIn = input.expiresIn != null;
+    const hasAt = input.expiresAt != null;
+    problems.check(
+      hasIn !== hasAt,
+      ["input", "expiresIn"],
+      "Give exactly one of expiresIn and expiresAt",
+    );
+    if (hasAt) {
+      problems.check(
+        (input.expiresAt as Date).getTime() > this.now().getTime(),
+        ["input", "expiresAt"],
+        "Must be in the future",
+      );
+    }
+    problems.throwIfAny();
+    await this.organization(input.organizationId);
+    await this.user(input.userId);
+    const member = await this.db.query.memberships.findFirst({
+      where: and(
+        eq(memberships.organizationId, input.organizationId),
+        eq(memberships.userId, input.userId),
+      ),
+    });
+    if (!member) {
+      throw new Problems()
+        .add(["input", "userId"], "The user is not a member of this organization")
+        .throwIfAny() as never;
+    }
+    const secret = generateApiKey();
+    const apiKey = single(
+      await this.db
+        .insert(apiKeys)
+        .values({
+          organizationId: input.organizationId,
+          userId: input.userId,
+          name: input.name.trim(),
+          keyHash: await sha256Hex(secret),
+          prefix: displayPrefix(secret),
+          scopes: [...new Set(input.scopes)],
+          expiresAt: hasAt
+            ? (input.expiresAt as Date)
+            : expiryFrom(input.expiresIn ?? "NEVER", this.now()),
+        })
+        .returning(),
+    );
+    return { apiKey, secret };
+  }
+
+  async revokeApiKey(id: string) {
+    if (!isUuid(id)) throw notFound("API key not found");
+    const [row] = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: this.now() })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning();
+    const key = row ?? (await this.db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }));
+    if (!key) throw notFound("API key not found");
+    await this.keys.announce({ kind: "key", id });
+    return key;
+  }
+
+  async addIngestSource(input: { organizationId: string; cidr: string; label?: string | null }) {
+    const cidr = normaliseCidr(input.cidr.trim());
+    new Problems()
+      .check(
+        cidr !== null,
+        ["input", "cidr"],
+        "Must be an IPv4 or IPv6 address or network, e.g. 203.0.113.0/24",
+      )
+      .check(
+        (input.label ?? "").length <= 200,
+        ["input", "label"],
+        "Must be at most 200 characters",
+      )
+      .throwIfAny();
+    await this.organization(input.organizationId);
+    return single(
+      await this.db
+        .insert(ingestSources)
+        .values({
+          organizationId: input.organizationId,
+          cidr: cidr as string,
+          label: input.label ?? null,
+        })
+        .returning(),
+    );
+  }
+
+  async createAgentRelease(input: {
+    version: string;
+    platform: string;
+    architecture: string;
+    channel: string;
+    downloadUrl: string;
+    sha256: string;
+  }) {
+    const platforms: readonly string[] = equipmentPlatformEnum.enumValues;
+    new Problems()
+      .length(input.version, ["input", "version"], 1, 50)
+      .check(
+        platforms.includes(input.platform),
+        ["input", "platform"],
+        `Must be one of ${platforms.join(", ")}`,
+      )
+      .length(input.architecture, ["input", "architecture"], 1, 50)
+      .length(input.channel, ["input", "channel"], 1, 50)
+      .check(
+        /^https?:\/\/[^\s]+$/.test(input.downloadUrl),
+        ["input", "downloadUrl"],
+        "Must be an http(s) URL",
+      )
+      .check(
+        /^[0-9a-f]{64}$/i.test(input.sha256),
+        ["input", "sha256"],
+        "Must be 64 hexadecimal characters",
+      )
+      .throwIfAny();
+    try {
+      return single(
+        await this.db
+          .insert(agentReleases)
+          .values({ ...input, sha256: input.sha256.toLowerCase() })
+          .returning(),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ApiError(
+          "CONFLICT",
+          "This version, platform, architecture and channel already exist",
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async organization(id: string) {
+    const row = isUuid(id)
+      ? await this.db.query.organizations.findFirst({ where: eq(organizations.id, id) })
+      : undefined;
+    if (!row) throw notFound("Organization not found");
+    return row;
+  }
+
+  private async user(id: string) {
+    const row = isUuid(id)
+      ? await this.db.query.users.findFirst({ where: eq(users.id, id) })
+      : undefined;
+    if (!row) throw notFound("User not found");
+    return row;
+  }
+
+  private async checkRoleExists(organizationId: string, role: string) {
+    if (role in BUILT_IN_ROLES) return;
+    const custom = await this.db.query.roles.findFirst({
+      where: and(eq(roles.organizationId, organizationId), eq(roles.name, role)),
+    });
+    if (!custom) {
+      new Problems().add(["input", "role"], `Unknown role: ${role}`).throwIfAny();
+    }
+  }
+}
+
+function checkQuota(problems: Problems, quota: number | null | undefined) {
+  if (quota != null) problems.check(quota >= 0, ["input", "dailyQuota"], "Must be 0 or more");
+}
+
+export function expiryFrom(choice: KeyExpiration, now: Date): Date | null {
+  const at = new Date(now);
+  switch (choice) {
+    case "NEVER":
+      return null;
+    case "DAYS_30":
+      at.setUTCDate(at.getUTCDate() + 30);
+      return at;
+    case "DAYS_90":
+      at.setUTCDate(at.getUTCDate() + 90);
+      return at;
+    case "MONTHS_6":
+      at.setUTCMonth(at.getUTCMonth() + 6);
+      return at;
+    case "YEAR_1":
+      at.setUTCFullYear(at.getUTCFullYear() + 1);
+      return at;
+  }
+}
+
+/** "10.0.0.0/8" stays; "10.0.0.7" becomes "10.0.0.7/32"; host bits are cleared. Null if invalid. */
+export function normaliseCidr(value: string): string | null {
+  try {
+    if (value.includes("/")) {
+      const [address, bits] = ipaddr.parseCIDR(value);
+      const network =
+        address.kind() === "ipv4"
+          ? ipaddr.IPv4.networkAddressFromCIDR(value)
+          : ipaddr.IPv6.networkAddressFromCIDR(value);
+      return `${network.toString()}/${bits}`;
+    }
+    const address = ipaddr.parse(value);
+    return `${address.toString()}/${address.kind() === "ipv4" ? 32 : 128}`;
+  } catch {
+    return null;
+  }
+}

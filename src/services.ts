@@ -1,0 +1,15 @@
+import type { KeyStore } from "./auth/key-store.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/client.ts";
+import type { Logger } from "./logger.ts";
+import type { OperatorService } from "./modules/operator/service.ts";
+
+/** Long-lived collaborators, built once per app and handed to resolvers through the context. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  keys: KeyStore;
+  operator: OperatorService;
+  now: () => Date;
+}

@@ -1,0 +1,186 @@
+import { describe } from "bun:test";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { createApp, type OrgitApp } from "../../src/app.ts";
+import type { Plan, Seat } from "../../src/auth/permissions.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createDatabase, type Database } from "../../src/db/client.ts";
+import { setPeerAddress } from "../../src/http/peer.ts";
+import { createLogger } from "../../src/logger.ts";
+import type { KeyExpiration } from "../../src/modules/operator/service.ts";
+
+export type DriverName = "pglite" | "postgres";
+
+/** PGlite always; the machine's Postgres too when TEST_DATABASE_URL is set (as .ci/run does). */
+export function driverNames(): DriverName[] {
+  return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+}
+
+/** A fresh, empty, migrated database: in-memory PGlite, or a new database on TEST_DATABASE_URL. */
+export async function freshDatabase(driver: DriverName): Promise<{
+  database: Database;
+  /** a second handle on the same data, as another instance would have */
+  openAnother(): Promise<Database>;
+  drop(): Promise<void>;
+}> {
+  if (driver === "pglite") {
+    const pg = new PGlite();
+    const database = await createDatabase({ pglite: pg });
+    return {
+      database,
+      openAnother: () => createDatabase({ pglite: pg }),
+      drop: () => pg.close(),
+    };
+  }
+  const base = process.env.TEST_DATABASE_URL as string;
+  const name = `orgit_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await createDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+  const others: Database[] = [];
+  return {
+    database,
+    databaseUrl: url.toString(),
+    async openAnother() {
+      const other = await createDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+      others.push(other);
+      return other;
+    },
+    async drop() {
+      for (const other of others) await other.close();
+      await database.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  } as Awaited<ReturnType<typeof freshDatabase>>;
+}
+
+export const TEST_ADMIN_TOKEN = "test-operator-token-0123456789";
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  now?: () => Date;
+  database?: Database;
+  /** collects log lines instead of printing them */
+  logs?: Record<string, unknown>[];
+}
+
+export function testConfig(env: Record<string, string> = {}) {
+  return loadConfig({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: "info", ...env });
+}
+
+/** Builds the real app over a database, with log lines captured in memory. */
+export async function buildTestApp(database: Database, options: TestAppOptions = {}) {
+  const config = testConfig(options.env);
+  const logs = options.logs ?? [];
+  const logger = createLogger(config.logLevel, (line) => logs.push(JSON.parse(line)));
+  return createApp({ config, database, logger, now: options.now });
+}
+
+export interface RequestOptions {
+  method?: string;
+  key?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** the socket peer the entry point would have recorded; 127.0.0.1 by default */
+  peer?: string;
+}
+
+/** Sends a request through the app's fetch handler, as Bun.serve would. */
+export function send(app: OrgitApp, path: string, options: RequestOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const request = new Request(`http://localhost${path}`, {
+    method: options.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+  });
+  return app.handle(setPeerAddress(request, options.peer ?? "127.0.0.1"));
+}
+
+/** A GraphQL request to /graphql with a bearer token (API key or operator token). */
+export async function graphql(
+  app: OrgitApp,
+  token: string | undefined,
+  query: string,
+  variables?: Record<string, unknown>,
+) {
+  const response = await send(app, "/graphql", {
+    method: "POST",
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    body: { query, variables },
+  });
+  return {
+    response,
+    json: (await response.json()) as { data?: any; errors?: any[]; error?: string },
+  };
+}
+
+/** Factories over the operator service, for arranging tests quickly. */
+export function factories(app: OrgitApp) {
+  const operator = app.services.operator;
+  let counter = 0;
+  return {
+    async organization(input: { name?: string; plan?: Plan; dailyQuota?: number } = {}) {
+      return operator.createOrganization({ name: input.name ?? `Org ${++counter}`, ...input });
+    },
+    async user(input: { email?: string; firstName?: string; lastName?: string } = {}) {
+      const n = ++counter;
+      return operator.createUser({
+        email: input.email ?? `user${n}-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        firstName: input.firstName ?? `First${n}`,
+        lastName: input.lastName ?? `Last${n}`,
+      });
+    },
+    role(organizationId: string, name: string, seat: Seat, permissions: string[]) {
+      return operator.createRole({ organizationId, name, seat, permissions });
+    },
+    /** an organization with one member of `role` and a key with `scopes` */
+    async member(
+      options: {
+        plan?: Plan;
+        role?: string;
+        scopes?: string[];
+        expiresIn?: KeyExpiration;
+        expiresAt?: Date;
+        organizationId?: string;
+      } = {},
+    ) {
+      const organization = options.organizationId
+        ? { id: options.organizationId }
+        : await this.organization({ plan: options.plan ?? "PRO" });
+      const user = await this.user();
+      await operator.addMember({
+        organizationId: organization.id,
+        userId: user.id,
+        role: options.role ?? "admin",
+      });
+      const created = await operator.createApiKey({
+        organizationId: organization.id,
+        userId: user.id,
+        name: "test key",
+        scopes: options.scopes ?? ["equipment:read"],
+        expiresIn: options.expiresAt ? undefined : (options.expiresIn ?? "NEVER"),
+        expiresAt: options.expiresAt,
+      });
+      return { organizationId: organization.id, user, key: created.secret, apiKey: created.apiKey };
+    },
+  };
+}
+
+/**
+ * Runs a suite once per database driver. `setup` gives each suite a fresh database and app;
+ * the returned getter is valid inside tests.
+ */
+export function describeEachDriver(name: string, body: (driver: DriverName) => void): void {
+  for (const driver of driverNames()) {
+    describe(`${name} [${driver}]`, () => body(driver));
+  }
+}

@@ -6,7 +6,6 @@ import { createYoga } from "graphql-yoga";
 import type { Principal } from "../auth/principal.ts";
 import { asApiError } from "../errors.ts";
 import { authenticateGraphQL } from "../http/auth.ts";
-import { readBodyLimited } from "../http/json-body.ts";
 import { requestMeta } from "../http/request-context.ts";
 import { errorFields } from "../logger.ts";
 import type { Services } from "../services.ts";
@@ -32,9 +31,10 @@ export function graphqlRoute(services: Services, schema: GraphQLSchema) {
     maskedErrors: {
       maskError(error, _message, _isDev) {
         if (asApiError(error)) return error as Error;
+        // errors without a path arose before execution (syntax, validation, variable
+        // coercion): they describe the caller's document, so they are shown as they are
+        if (error instanceof GraphQLError && !error.path) return error;
         const original = error instanceof GraphQLError ? error.originalError : error;
-        // schema validation and variable errors have no original error: they are the caller's
-        if (error instanceof GraphQLError && !original) return error;
         logger.error("unhandled GraphQL error", errorFields(original ?? error));
         return new GraphQLError("Internal server error", {
           extensions: { code: "INTERNAL", status: 500 },
@@ -50,19 +50,17 @@ export function graphqlRoute(services: Services, schema: GraphQLSchema) {
 
   return new Elysia({ name: "graphql" }).all(
     "/graphql",
-    async ({ request }) => {
+    async ({ request, body }) => {
       if (wantsGraphiQL(request)) return yoga.fetch(request, { principal: null, operator: false });
       const auth = await authenticateGraphQL(services, request);
-      const forwarded =
-        request.method === "POST"
-          ? new Request(request.url, {
-              method: "POST",
-              headers: request.headers,
-              body: await readBodyLimited(request),
-            })
-          : request;
-      return yoga.fetch(forwarded, { ...auth, requestId: requestMeta(request)?.id });
+      const context = { ...auth, requestId: requestMeta(request)?.id };
+      if (request.method !== "POST") return yoga.fetch(request, context);
+      // the body was already read (size-limited) by the JSON parser; hand Yoga a fresh copy
+      const headers = new Headers(request.headers);
+      headers.delete("content-length");
+      const text = typeof body === "string" ? body : JSON.stringify(body ?? null);
+      return yoga.fetch(new Request(request.url, { method: "POST", headers, body: text }), context);
     },
-    { parse: "none", detail: { hide: true } },
+    { detail: { hide: true } },
   );
 }

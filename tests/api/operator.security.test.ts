@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { OrgitApp } from "../../src/app.ts";
+import {
+  buildTestApp,
+  type DriverName,
+  describeEachDriver,
+  freshDatabase,
+  graphql,
+  TEST_ADMIN_TOKEN,
+} from "../helpers/harness.ts";
+import { CREATE_ORG } from "../helpers/operator-ops.ts";
+
+function suite(driver: DriverName) {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let app: OrgitApp;
+  const orgCount = async () => (await db.database.db.query.organizations.findMany()).length;
+
+  beforeAll(async () => {
+    db = await freshDatabase(driver);
+    app = await buildTestApp(db.database);
+  });
+  afterAll(async () => {
+    await app.stop();
+    await db.drop();
+  });
+
+  test("without a token → 401, nothing created", async () => {
+    const { response, json } = await graphql(app, undefined, CREATE_ORG, { input: { name: "X" } });
+    expect(response.status).toBe(401);
+    expect(json).toEqual({ error: "Missing API key" });
+    expect(await orgCount()).toBe(0);
+  });
+
+  test("a wrong operator token → 401 Invalid API key", async () => {
+    const { response, json } = await graphql(app, `${TEST_ADMIN_TOKEN}x`, CREATE_ORG, {
+      input: { name: "X" },
+    });
+    expect(response.status).toBe(401);
+    expect(json).toEqual({ error: "Invalid API key" });
+    expect(await orgCount()).toBe(0);
+  });
+
+  test("with ADMIN_TOKEN unset, operator access is off: even the former token is refused", async () => {
+    const closed = await buildTestApp(db.database, { env: { ADMIN_TOKEN: "" } });
+    try {
+      const { response } = await graphql(closed, TEST_ADMIN_TOKEN, CREATE_ORG, {
+        input: { name: "X" },
+      });
+      expect(response.status).toBe(401);
+      expect(await orgCount()).toBe(0);
+    } finally {
+      await closed.stop();
+    }
+  });
+
+  test("the right token works", async () => {
+    const { json } = await graphql(app, TEST_ADMIN_TOKEN, CREATE_ORG, {
+      input: { name: "Allowed" },
+    });
+    expect(json.data.createOrganization.name).toBe("Allowed");
+    expect(await orgCount()).toBe(1);
+  });
+
+  test("the operator token cannot act as an API key on REST routes", async () => {
+    const response = await app.handle(
+      new Request("http://localhost/api/v1/whoami", {
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      }),
+    );
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: "Invalid API key" });
+  });
+}
+
+describeEachDriver("operator API (security)", suite);

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { OrgitApp } from "../../src/app.ts";
+import { requirePermission, requireScope } from "../../src/auth/guard.ts";
+import { ApiError } from "../../src/errors.ts";
+import {
+  buildTestApp,
+  type DriverName,
+  describeEachDriver,
+  factories,
+  freshDatabase,
+} from "../helpers/harness.ts";
+
+/** The scope AND permission rule, on principals loaded from real keys and memberships. */
+function suite(driver: DriverName) {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let app: OrgitApp;
+  let make: ReturnType<typeof factories>;
+
+  beforeAll(async () => {
+    db = await freshDatabase(driver);
+    app = await buildTestApp(db.database);
+    make = factories(app);
+  });
+  afterAll(async () => {
+    await app.stop();
+    await db.drop();
+  });
+
+  const denial = (fn: () => void) => {
+    try {
+      fn();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      return { status: (error as ApiError).status, body: (error as ApiError).body() };
+    }
+    return null;
+  };
+
+  test("a key without the scope is refused with 403 naming the scope", async () => {
+    const { key } = await make.member({ role: "admin", scopes: ["tickets:read"] });
+    const principal = await app.services.keys.authenticate(key);
+    expect(denial(() => requireScope(principal, "tickets:read"))).toBeNull();
+    expect(denial(() => requireScope(principal, "tickets:write"))).toEqual({
+      status: 403,
+      body: { error: "Missing scope: tickets:write" },
+    });
+  });
+
+  test("the key's scope cannot exceed its owner's role permissions", async () => {
+    const { key } = await make.member({
+      role: "technician",
+      scopes: ["users:read", "equipment:write"],
+    });
+    const principal = await app.services.keys.authenticate(key);
+    expect(denial(() => requireScope(principal, "users:read"))).toBeNull();
+    expect(denial(() => requirePermission(principal, "users.view"))).toBeNull();
+    expect(denial(() => requirePermission(principal, "users.manage"))).toEqual({
+      status: 403,
+      body: { error: "Missing permission: users.manage" },
+    });
+  });
+
+  test("custom roles grant exactly their permissions", async () => {
+    const org = await make.organization();
+    await make.role(org.id, "equipment-only", "TECHNICIAN", ["equipment.view_all"]);
+    const { key } = await make.member({ organizationId: org.id, role: "equipment-only" });
+    const principal = await app.services.keys.authenticate(key);
+    expect([...principal.permissions]).toEqual(["equipment.view_all"]);
+    expect(denial(() => requirePermission(principal, "equipment.manage"))?.body).toEqual({
+      error: "Missing permission: equipment.manage",
+    });
+  });
+
+  test("admin holds every permission, technician the contract's list", async () => {
+    const admin = await app.services.keys.authenticate((await make.member({ role: "admin" })).key);
+    const tech = await app.services.keys.authenticate(
+      (await make.member({ role: "technician" })).key,
+    );
+    expect(admin.permissions.size).toBe(11);
+    expect([...tech.permissions].sort() as string[]).toEqual(
+      [
+        "alerts.manage",
+        "alerts.view",
+        "equipment.manage",
+        "equipment.view_all",
+        "projects.manage",
+        "projects.view",
+        "tickets.manage",
+        "tickets.view_all",
+        "users.view",
+      ].sort(),
+    );
+  });
+}
+
+describeEachDriver("permissions (security)", suite);

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import type { OrgitApp } from "../../src/app.ts";
+import { createDatabase } from "../../src/db/client.ts";
+import { apiKeys } from "../../src/db/schema/index.ts";
+import {
+  buildTestApp,
+  type DriverName,
+  describeEachDriver,
+  factories,
+  freshDatabase,
+  send,
+} from "../helpers/harness.ts";
+
+function suite(driver: DriverName) {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let app: OrgitApp;
+
+  beforeAll(async () => {
+    db = await freshDatabase(driver);
+    app = await buildTestApp(db.database);
+  });
+  afterAll(async () => {
+    await app.stop();
+    await db.drop();
+  });
+
+  test("migrations are applied at start-up and a second start is a no-op", async () => {
+    const other = await db.openAnother();
+    const rows = await other.db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);
+    expect(rows[0]?.n).toBeGreaterThanOrEqual(0);
+  });
+
+  test("OpenAPI at /swagger/json documents each route, its responses and the bearer scheme", async () => {
+    const response = await send(app, "/swagger/json");
+    expect(response.status).toBe(200);
+    const spec = await response.json();
+    expect(spec.components.securitySchemes.bearer).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
+    for (const path of ["/api/v1/whoami", "/api/v1/health"]) {
+      const responses = spec.paths[path]?.get?.responses ?? {};
+      expect(Object.keys(responses).sort()).toEqual(["200", "401", "403", "500"]);
+    }
+    expect(spec.paths["/graphql"]).toBeUndefined();
+    const ui = await send(app, "/swagger");
+    expect(ui.status).toBe(200);
+    expect(ui.headers.get("content-type")).toContain("text/html");
+  });
+
+  test("GraphiQL is served to browsers at /graphql outside production", async () => {
+    const response = await send(app, "/graphql", { headers: { accept: "text/html" } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("GraphiQL");
+  });
+
+  test("the key cache keeps repeated requests off the database", async () => {
+    const { key } = await factories(app).member();
+    const before = db.database.stats.queries;
+    for (let i = 0; i < 20; i++)
+      expect((await send(app, "/api/v1/health", { key })).status).toBe(200);
+    expect(db.database.stats.queries - before).toBe(1);
+  });
+}
+
+describeEachDriver("platform", suite);
+
+if (process.env.TEST_DATABASE_URL) {
+  test("postgres.js really prepares Drizzle's parameterised queries", async () => {
+    const fresh = await freshDatabase("postgres");
+    const url = (fresh as unknown as { databaseUrl: string }).databaseUrl;
+    const single = await createDatabase({ databaseUrl: url, poolSize: 1 });
+    try {
+      await single.db.select().from(apiKeys).where(sql`${apiKeys.name} = ${"probe"}`);
+      const prepared = (await single.db.execute(
+        sql`select statement from pg_prepared_statements`,
+      )) as unknown as { statement: string }[];
+      expect(prepared.some((p) => p.statement.includes('from "api_keys"'))).toBe(true);
+    } finally {
+      await single.close();
+      await fresh.drop();
+    }
+  });
+}

@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import { createClientIpResolver } from "../../src/http/client-ip.ts";
+
+test("without trusted proxies the socket peer is the client, whatever X-Forwarded-For says", () => {
+  const resolver = createClientIpResolver([]);
+  expect(resolver.resolve("203.0.113.9", "1.2.3.4")).toBe("203.0.113.9");
+});
+
+test("a trusted peer: walk X-Forwarded-For right to left, skip trusted hops", () => {
+  const resolver = createClientIpResolver(["10.0.0.0/8", "192.168.1.1"]);
+  expect(resolver.resolve("10.0.0.1", "198.51.100.7")).toBe("198.51.100.7");
+  expect(resolver.resolve("10.0.0.1", "6.6.6.6, 198.51.100.7, 192.168.1.1, 10.2.3.4")).toBe(
+    "198.51.100.7",
+  );
+  // the client's own spoofed entries to the left are never reached
+  expect(resolver.resolve("10.0.0.1", "127.0.0.1, 198.51.100.7")).toBe("198.51.100.7");
+});
+
+test("an untrusted peer cannot spoof its address", () => {
+  const resolver = createClientIpResolver(["10.0.0.0/8"]);
+  expect(resolver.resolve("198.51.100.7", "10.0.0.5")).toBe("198.51.100.7");
+});
+
+test("IPv4-mapped IPv6 is normalised, for peers and hops alike", () => {
+  const resolver = createClientIpResolver(["loopback"]);
+  expect(resolver.resolve("::ffff:127.0.0.1", "::ffff:203.0.113.4")).toBe("203.0.113.4");
+  expect(resolver.isTrusted("::1")).toBe(true);
+  expect(resolver.isTrusted("::ffff:127.0.0.1")).toBe(true);
+  expect(resolver.resolve("::ffff:198.51.100.2", null)).toBe("198.51.100.2");
+});
+
+test("all hops trusted → the leftmost; garbage stops the walk at the last vouched hop", () => {
+  const resolver = createClientIpResolver(["10.0.0.0/8"]);
+  expect(resolver.resolve("10.0.0.1", "10.0.0.9, 10.0.0.8")).toBe("10.0.0.9");
+  expect(resolver.resolve("10.0.0.1", "198.51.100.7, not-an-ip, 10.0.0.8")).toBe("10.0.0.8");
+  expect(resolver.resolve("10.0.0.1", "[2001:db8::5]")).toBe("2001:db8::5");
+});

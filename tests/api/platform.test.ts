@@ -69,7 +69,7 @@ describeEachDriver("platform", suite);
 if (process.env.TEST_DATABASE_URL) {
   test("postgres.js really prepares Drizzle's parameterised queries", async () => {
     const fresh = await freshDatabase("postgres");
-    const url = (fresh as unknown as { databaseUrl: string }).databaseUrl;
+    const url = fresh.databaseUrl as string;
     const single = await createDatabase({ databaseUrl: url, poolSize: 1 });
     try {
       await single.db.select().from(apiKeys).where(sql`${apiKeys.name} = ${"probe"}`);

@@ -19,6 +19,8 @@ export function driverNames(): DriverName[] {
 /** A fresh, empty, migrated database: in-memory PGlite, or a new database on TEST_DATABASE_URL. */
 export async function freshDatabase(driver: DriverName): Promise<{
   database: Database;
+  /** set for the postgres driver: the URL of this test's own database */
+  databaseUrl?: string;
   /** a second handle on the same data, as another instance would have */
   openAnother(): Promise<Database>;
   drop(): Promise<void>;
@@ -54,7 +56,7 @@ export async function freshDatabase(driver: DriverName): Promise<{
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     },
-  } as Awaited<ReturnType<typeof freshDatabase>>;
+  };
 }
 
 export const TEST_ADMIN_TOKEN = "test-operator-token-0123456789";

@@ -1,6 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { apiKeys, memberships, organizations, roles } from "../db/schema/index.ts";
+import {
+  apiKeys,
+  memberships,
+  organizations,
+  roles,
+  serviceInstances,
+} from "../db/schema/index.ts";
 import { unauthenticated } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { isWellFormedApiKey, sha256Hex } from "./keys.ts";
@@ -18,7 +24,11 @@ export const AUTH_CHANNEL = "orgit_auth";
 const MAX_ENTRIES = 10_000;
 /** safety net only: changes arrive by NOTIFY long before this */
 const TTL_MS = 60_000;
-const ECHO_TIMEOUT_MS = 2_000;
+/** how long a change waits for every instance to acknowledge it */
+const ACK_TIMEOUT_MS = 2_000;
+const HEARTBEAT_MS = 10_000;
+/** an instance silent for this long is presumed dead and not waited for */
+const INSTANCE_STALE_MS = 30_000;
 
 interface KeyRecord {
   keyId: string;
@@ -36,6 +46,15 @@ interface CacheEntry {
 
 export type AuthChange = { kind: "key"; id: string } | { kind: "organization"; id: string };
 
+type AuthMessage =
+  | (AuthChange & { nonce: string })
+  | { kind: "ack"; nonce: string; instance: string };
+
+interface PendingAck {
+  waitingFor: Set<string>;
+  done: () => void;
+}
+
 /**
  * Resolves a bearer secret to a Principal. Lookups are cached by key hash; any change that can
  * affect a key (revocation, member removal, role or plan change) is announced over Postgres
@@ -44,9 +63,10 @@ export type AuthChange = { kind: "key"; id: string } | { kind: "organization"; i
 export class KeyStore {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastUsed = new Map<string, Date>();
-  private readonly echoes = new Map<string, () => void>();
+  private readonly pending = new Map<string, PendingAck>();
+  private readonly instanceId = crypto.randomUUID();
   private unlisten?: () => Promise<void>;
-  private flushTimer?: ReturnType<typeof setInterval>;
+  private timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
     private readonly database: Database,
@@ -55,19 +75,42 @@ export class KeyStore {
   ) {}
 
   async start(): Promise<void> {
+    const db = this.database.db;
+    await db
+      .delete(serviceInstances)
+      .where(lt(serviceInstances.seenAt, new Date(Date.now() - 86_400_000)));
+    await db.insert(serviceInstances).values({ id: this.instanceId });
     this.unlisten = await this.database.listen(
       AUTH_CHANNEL,
       (payload) => this.onNotification(payload),
       () => this.cache.clear(),
     );
-    this.flushTimer = setInterval(() => void this.flushLastUsed(), 5_000);
-    (this.flushTimer as { unref?: () => void }).unref?.();
+    this.every(5_000, () => this.flushLastUsed());
+    this.every(HEARTBEAT_MS, () => this.heartbeat());
   }
 
   async stop(): Promise<void> {
-    if (this.flushTimer) clearInterval(this.flushTimer);
+    for (const timer of this.timers) clearInterval(timer);
     await this.flushLastUsed();
     await this.unlisten?.();
+    await this.database.db.delete(serviceInstances).where(eq(serviceInstances.id, this.instanceId));
+  }
+
+  private every(ms: number, task: () => Promise<void>) {
+    const timer = setInterval(() => void task(), ms);
+    (timer as { unref?: () => void }).unref?.();
+    this.timers.push(timer);
+  }
+
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.database.db
+        .update(serviceInstances)
+        .set({ seenAt: new Date() })
+        .where(eq(serviceInstances.id, this.instanceId));
+    } catch (error) {
+      this.logger.warn("instance heartbeat failed", { error: String(error) });
+    }
   }
 
   /** Authenticates an `Authorization` header value; throws the contract's 401 otherwise. */
@@ -89,30 +132,59 @@ export class KeyStore {
   }
 
   /**
-   * Drops affected entries here at once, tells the other instances, and waits (bounded) until
-   * our own notification comes back: by then Postgres has handed it to every listener.
+   * Drops affected entries here at once, tells every instance over NOTIFY, and returns when
+   * each live instance has acknowledged (bounded by ACK_TIMEOUT_MS): from then on no instance
+   * can answer from a stale entry.
    */
   async announce(change: AuthChange): Promise<void> {
     this.invalidate(change);
+    const live = await this.database.db
+      .select({ id: serviceInstances.id })
+      .from(serviceInstances)
+      .where(gt(serviceInstances.seenAt, new Date(Date.now() - INSTANCE_STALE_MS)));
     const nonce = crypto.randomUUID();
-    const echoed = new Promise<void>((resolve) => {
-      this.echoes.set(nonce, resolve);
-      setTimeout(resolve, ECHO_TIMEOUT_MS);
+    const waitingFor = new Set(live.map((row) => row.id));
+    waitingFor.add(this.instanceId);
+    const acknowledged = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ACK_TIMEOUT_MS);
+      this.pending.set(nonce, {
+        waitingFor,
+        done: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      });
     });
     await this.database.notify(AUTH_CHANNEL, JSON.stringify({ ...change, nonce }));
-    await echoed;
-    this.echoes.delete(nonce);
+    if (!(await acknowledged)) {
+      this.logger.warn("auth change not acknowledged by every instance in time", {
+        change,
+        missing: [...waitingFor],
+      });
+    }
+    this.pending.delete(nonce);
   }
 
   private onNotification(payload: string): void {
+    let message: AuthMessage;
     try {
-      const message = JSON.parse(payload) as AuthChange & { nonce?: string };
-      this.invalidate(message);
-      if (message.nonce) this.echoes.get(message.nonce)?.();
-    } catch (error) {
-      this.logger.warn("ignored malformed auth notification", { payload, error: String(error) });
+      message = JSON.parse(payload) as AuthMessage;
+    } catch {
+      this.logger.warn("ignored malformed auth notification", { payload });
       this.cache.clear();
+      return;
     }
+    if (message.kind === "ack") {
+      const pending = this.pending.get(message.nonce);
+      pending?.waitingFor.delete(message.instance);
+      if (pending && pending.waitingFor.size === 0) pending.done();
+      return;
+    }
+    this.invalidate(message);
+    const ack = { kind: "ack", nonce: message.nonce, instance: this.instanceId };
+    this.database.notify(AUTH_CHANNEL, JSON.stringify(ack)).catch((error) => {
+      this.logger.warn("could not acknowledge auth change", { error: String(error) });
+    });
   }
 
   private invalidate(change: AuthChange): void {

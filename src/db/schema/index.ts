@@ -10,5 +10,6 @@ export * from "./ingest-sources.ts";
 export * from "./memberships.ts";
 export * from "./organizations.ts";
 export * from "./roles.ts";
+export * from "./service-instances.ts";
 export * from "./tickets.ts";
 export * from "./users.ts";

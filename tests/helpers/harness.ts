@@ -119,10 +119,9 @@ export async function graphql(
     headers: token ? { authorization: `Bearer ${token}` } : {},
     body: { query, variables },
   });
-  return {
-    response,
-    json: (await response.json()) as { data?: any; errors?: any[]; error?: string },
-  };
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary GraphQL result shapes
+  const json = (await response.json()) as { data?: any; errors?: any[]; error?: string };
+  return { response, json };
 }
 
 /** Factories over the operator service, for arranging tests quickly. */

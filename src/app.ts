@@ -12,6 +12,7 @@ import { jsonBody } from "./http/json-body.ts";
 import { requestContext } from "./http/request-context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { identityRoutes } from "./modules/identity/rest.ts";
+import { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import { OperatorService } from "./modules/operator/service.ts";
 import type { Services } from "./services.ts";
 
@@ -82,6 +83,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     database,
     keys,
     operator: new OperatorService(database, keys, now),
+    apiKeys: new ApiKeyAdmin(database, keys, now),
     now,
   };
   const schema = buildSchema();

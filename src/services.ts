@@ -2,6 +2,7 @@ import type { KeyStore } from "./auth/key-store.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import type { Logger } from "./logger.ts";
+import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import type { OperatorService } from "./modules/operator/service.ts";
 
 /** Long-lived collaborators, built once per app and handed to resolvers through the context. */
@@ -11,5 +12,6 @@ export interface Services {
   database: Database;
   keys: KeyStore;
   operator: OperatorService;
+  apiKeys: ApiKeyAdmin;
   now: () => Date;
 }

@@ -1,22 +1,10 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import {
-  apiKeys,
-  memberships,
-  organizations,
-  roles,
-  serviceInstances,
-} from "../db/schema/index.ts";
+import { apiKeys, serviceInstances } from "../db/schema/index.ts";
 import { unauthenticated } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { isWellFormedApiKey, sha256Hex } from "./keys.ts";
-import {
-  BUILT_IN_ROLES,
-  isPermission,
-  isScope,
-  type Permission,
-  type Seat,
-} from "./permissions.ts";
+import { type KeyRecord, loadKeyRecord } from "./load-principal.ts";
 import type { Principal } from "./principal.ts";
 
 /** Channel on which every instance hears that a key, member, role or organization changed. */
@@ -29,15 +17,6 @@ const ACK_TIMEOUT_MS = 2_000;
 const HEARTBEAT_MS = 10_000;
 /** an instance silent for this long is presumed dead and not waited for */
 const INSTANCE_STALE_MS = 30_000;
-
-interface KeyRecord {
-  keyId: string;
-  organizationId: string;
-  revokedAt: Date | null;
-  expiresAt: Date | null;
-  /** null when the owner is no longer a member */
-  principal: Principal | null;
-}
 
 interface CacheEntry {
   record: KeyRecord | null;
@@ -203,7 +182,7 @@ export class KeyStore {
     const cached = this.cache.get(hash);
     const now = Date.now();
     if (cached && now - cached.loadedAt < TTL_MS) return cached.record;
-    const record = await this.load(hash);
+    const record = await loadKeyRecord(this.database.db, hash);
     if (this.cache.size >= MAX_ENTRIES) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
@@ -211,66 +190,6 @@ export class KeyStore {
     // unknown hashes are cached too: a secret created later cannot have been guessed before
     this.cache.set(hash, { record, loadedAt: now });
     return record;
-  }
-
-  private async load(hash: string): Promise<KeyRecord | null> {
-    const [row] = await this.database.db
-      .select({
-        keyId: apiKeys.id,
-        keyName: apiKeys.name,
-        scopes: apiKeys.scopes,
-        expiresAt: apiKeys.expiresAt,
-        revokedAt: apiKeys.revokedAt,
-        userId: apiKeys.userId,
-        organization: {
-          id: organizations.id,
-          name: organizations.name,
-          plan: organizations.plan,
-          dailyQuota: organizations.dailyQuota,
-          unlimitedQuota: organizations.unlimitedQuota,
-        },
-        role: memberships.role,
-        customSeat: roles.seat,
-        customPermissions: roles.permissions,
-      })
-      .from(apiKeys)
-      .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
-      .leftJoin(
-        memberships,
-        and(
-          eq(memberships.organizationId, apiKeys.organizationId),
-          eq(memberships.userId, apiKeys.userId),
-        ),
-      )
-      .leftJoin(
-        roles,
-        and(eq(roles.organizationId, apiKeys.organizationId), eq(roles.name, memberships.role)),
-      )
-      .where(eq(apiKeys.keyHash, hash))
-      .limit(1);
-    if (!row) return null;
-    const role = row.role ? resolveRole(row.role, row.customSeat, row.customPermissions) : null;
-    return {
-      keyId: row.keyId,
-      organizationId: row.organization.id,
-      revokedAt: row.revokedAt,
-      expiresAt: row.expiresAt,
-      principal:
-        row.role && role
-          ? {
-              organization: row.organization,
-              user: { id: row.userId, role: row.role },
-              seat: role.seat,
-              permissions: role.permissions,
-              apiKey: {
-                id: row.keyId,
-                name: row.keyName,
-                scopes: row.scopes.filter(isScope),
-                expiresAt: row.expiresAt,
-              },
-            }
-          : null,
-    };
   }
 
   /** Writes last-use times in one statement; called every few seconds and at shutdown. */
@@ -291,15 +210,4 @@ export class KeyStore {
       this.logger.warn("could not record API key last use", { error: String(error) });
     }
   }
-}
-
-function resolveRole(
-  name: string,
-  customSeat: Seat | null,
-  customPermissions: string[] | null,
-): { seat: Seat; permissions: ReadonlySet<Permission> } | null {
-  const builtIn = BUILT_IN_ROLES[name];
-  if (builtIn) return { seat: builtIn.seat, permissions: new Set(builtIn.permissions) };
-  if (!customSeat || !customPermissions) return null;
-  return { seat: customSeat, permissions: new Set(customPermissions.filter(isPermission)) };
 }

@@ -223,7 +223,7 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
     adminId = admin.userId;
   }
 
-  const { secret } = await operator.createApiKey({
+  const { secret } = await services.apiKeys.createApiKey({
     organizationId: org.id,
     userId: adminId,
     name: `demo key ${new Date().toISOString()}`,

@@ -84,7 +84,7 @@ function suite(driver: DriverName) {
   test("revocation is seen on the very next request", async () => {
     const { key, apiKey } = await make.member();
     expect((await send(app, "/api/v1/whoami", { key })).status).toBe(200);
-    await app.services.operator.revokeApiKey(apiKey.id);
+    await app.services.apiKeys.revokeApiKey(apiKey.id);
     await expect401(await send(app, "/api/v1/whoami", { key }), "API key revoked");
   });
 

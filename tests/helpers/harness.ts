@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createDatabase, type Database } from "../../src/db/client.ts";
 import { setPeerAddress } from "../../src/http/peer.ts";
 import { createLogger } from "../../src/logger.ts";
-import type { KeyExpiration } from "../../src/modules/operator/service.ts";
+import type { KeyExpiration } from "../../src/modules/operator/api-keys.ts";
 
 export type DriverName = "pglite" | "postgres";
 
@@ -163,7 +163,7 @@ export function factories(app: OrgitApp) {
         userId: user.id,
         role: options.role ?? "admin",
       });
-      const created = await operator.createApiKey({
+      const created = await app.services.apiKeys.createApiKey({
         organizationId: organization.id,
         userId: user.id,
         name: "test key",

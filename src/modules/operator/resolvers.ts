@@ -1,7 +1,7 @@
 import { requireOperator } from "../../auth/guard.ts";
 import type { Plan, Seat } from "../../auth/permissions.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
-import type { CreateApiKeyInput } from "./service.ts";
+import type { CreateApiKeyInput } from "./api-keys.ts";
 
 type Args<T> = { input: T };
 
@@ -61,11 +61,11 @@ export const operatorResolvers = {
     },
     createApiKey(_: unknown, { input }: Args<CreateApiKeyInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
-      return ctx.services.operator.createApiKey(input);
+      return ctx.services.apiKeys.createApiKey(input);
     },
     revokeApiKey(_: unknown, { id }: { id: string }, ctx: GraphQLContext) {
       requireOperator(ctx);
-      return ctx.services.operator.revokeApiKey(id);
+      return ctx.services.apiKeys.revokeApiKey(id);
     },
     addIngestSource(
       _: unknown,

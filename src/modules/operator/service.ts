@@ -1,19 +1,11 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import ipaddr from "ipaddr.js";
 import type { KeyStore } from "../../auth/key-store.ts";
-import { displayPrefix, generateApiKey, sha256Hex } from "../../auth/keys.ts";
-import {
-  BUILT_IN_ROLES,
-  isPermission,
-  isScope,
-  type Plan,
-  type Seat,
-} from "../../auth/permissions.ts";
+import { BUILT_IN_ROLES, isPermission, type Plan, type Seat } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
 import { isUniqueViolation, single } from "../../db/errors.ts";
 import {
   agentReleases,
-  apiKeys,
   equipmentPlatformEnum,
   ingestSources,
   memberships,
@@ -21,24 +13,17 @@ import {
   roles,
   users,
 } from "../../db/schema/index.ts";
-import { ApiError, notFound } from "../../errors.ts";
+import { ApiError } from "../../errors.ts";
 import { isUuid, Problems } from "../../validation.ts";
-
-export type KeyExpiration = "NEVER" | "DAYS_30" | "DAYS_90" | "MONTHS_6" | "YEAR_1";
-
-export interface CreateApiKeyInput {
-  organizationId: string;
-  userId: string;
-  name: string;
-  scopes: string[];
-  expiresIn?: KeyExpiration | null;
-  expiresAt?: Date | null;
-}
+import { requireOrganization, requireUser } from "./lookups.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ROLE_NAME = /^[a-z][a-z0-9_-]*$/;
 
-/** The operator mutations of CONTRACT section 3. Each validates everything before writing. */
+/**
+ * The operator mutations of CONTRACT section 3 (API keys: api-keys.ts). Each validates
+ * everything before writing.
+ */
 export class OperatorService {
   constructor(
     private readonly database: Database,
@@ -83,7 +68,7 @@ export class OperatorService {
     if (input.name != null) problems.length(input.name.trim(), ["input", "name"], 1, 200);
     checkQuota(problems, input.dailyQuota);
     problems.throwIfAny();
-    await this.organization(id);
+    await requireOrganization(this.db, id);
     const changes: Partial<typeof organizations.$inferInsert> = {};
     if (input.name != null) changes.name = input.name.trim();
     if (input.plan != null) changes.plan = input.plan;
@@ -128,8 +113,8 @@ export class OperatorService {
 
   /** Adds a member, or changes the role of one who already is. */
   async addMember(input: { organizationId: string; userId: string; role: string }) {
-    await this.organization(input.organizationId);
-    await this.user(input.userId);
+    await requireOrganization(this.db, input.organizationId);
+    await requireUser(this.db, input.userId);
     await this.checkRoleExists(input.organizationId, input.role);
     const row = single(
       await this.db
@@ -180,7 +165,7 @@ export class OperatorService {
       );
     });
     problems.throwIfAny();
-    await this.organization(input.organizationId);
+    await requireOrganization(this.db, input.organizationId);
     try {
       return single(
         await this.db
@@ -193,74 +178,6 @@ export class OperatorService {
         throw new ApiError("CONFLICT", "A role with this name already exists");
       throw error;
     }
-  }
-
-  async createApiKey(input: CreateApiKeyInput) {
-    const problems = new Problems()
-      .length(input.name.trim(), ["input", "name"], 1, 100)
-      .check(input.scopes.length > 0, ["input", "scopes"], "Choose at least one scope");
-    input.scopes.forEach((scope, i) => {
-      problems.check(isScope(scope), ["input", "scopes", String(i)], `Unknown scope: ${scope}`);
-    });
-    const hasIn = input.expiresIn != null;
-    const hasAt = input.expiresAt != null;
-    problems.check(
-      hasIn !== hasAt,
-      ["input", "expiresIn"],
-      "Give exactly one of expiresIn and expiresAt",
-    );
-    if (hasAt) {
-      problems.check(
-        (input.expiresAt as Date).getTime() > this.now().getTime(),
-        ["input", "expiresAt"],
-        "Must be in the future",
-      );
-    }
-    problems.throwIfAny();
-    await this.organization(input.organizationId);
-    await this.user(input.userId);
-    const member = await this.db.query.memberships.findFirst({
-      where: and(
-        eq(memberships.organizationId, input.organizationId),
-        eq(memberships.userId, input.userId),
-      ),
-    });
-    if (!member) {
-      throw new Problems()
-        .add(["input", "userId"], "The user is not a member of this organization")
-        .throwIfAny() as never;
-    }
-    const secret = generateApiKey();
-    const apiKey = single(
-      await this.db
-        .insert(apiKeys)
-        .values({
-          organizationId: input.organizationId,
-          userId: input.userId,
-          name: input.name.trim(),
-          keyHash: await sha256Hex(secret),
-          prefix: displayPrefix(secret),
-          scopes: [...new Set(input.scopes)],
-          expiresAt: hasAt
-            ? (input.expiresAt as Date)
-            : expiryFrom(input.expiresIn ?? "NEVER", this.now()),
-        })
-        .returning(),
-    );
-    return { apiKey, secret };
-  }
-
-  async revokeApiKey(id: string) {
-    if (!isUuid(id)) throw notFound("API key not found");
-    const [row] = await this.db
-      .update(apiKeys)
-      .set({ revokedAt: this.now() })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-      .returning();
-    const key = row ?? (await this.db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }));
-    if (!key) throw notFound("API key not found");
-    await this.keys.announce({ kind: "key", id });
-    return key;
   }
 
   async addIngestSource(input: { organizationId: string; cidr: string; label?: string | null }) {
@@ -277,7 +194,7 @@ export class OperatorService {
         "Must be at most 200 characters",
       )
       .throwIfAny();
-    await this.organization(input.organizationId);
+    await requireOrganization(this.db, input.organizationId);
     return single(
       await this.db
         .insert(ingestSources)
@@ -337,22 +254,6 @@ export class OperatorService {
     }
   }
 
-  private async organization(id: string) {
-    const row = isUuid(id)
-      ? await this.db.query.organizations.findFirst({ where: eq(organizations.id, id) })
-      : undefined;
-    if (!row) throw notFound("Organization not found");
-    return row;
-  }
-
-  private async user(id: string) {
-    const row = isUuid(id)
-      ? await this.db.query.users.findFirst({ where: eq(users.id, id) })
-      : undefined;
-    if (!row) throw notFound("User not found");
-    return row;
-  }
-
   private async checkRoleExists(organizationId: string, role: string) {
     if (role in BUILT_IN_ROLES) return;
     const custom = await this.db.query.roles.findFirst({
@@ -366,26 +267,6 @@ export class OperatorService {
 
 function checkQuota(problems: Problems, quota: number | null | undefined) {
   if (quota != null) problems.check(quota >= 0, ["input", "dailyQuota"], "Must be 0 or more");
-}
-
-export function expiryFrom(choice: KeyExpiration, now: Date): Date | null {
-  const at = new Date(now);
-  switch (choice) {
-    case "NEVER":
-      return null;
-    case "DAYS_30":
-      at.setUTCDate(at.getUTCDate() + 30);
-      return at;
-    case "DAYS_90":
-      at.setUTCDate(at.getUTCDate() + 90);
-      return at;
-    case "MONTHS_6":
-      at.setUTCMonth(at.getUTCMonth() + 6);
-      return at;
-    case "YEAR_1":
-      at.setUTCFullYear(at.getUTCFullYear() + 1);
-      return at;
-  }
 }
 
 /** "10.0.0.0/8" stays; "10.0.0.7" becomes "10.0.0.7/32"; host bits are cleared. Null if invalid. */

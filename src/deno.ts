@@ -12,12 +12,8 @@
  * The file is excluded from tsconfig (Bun's types do not describe Deno), hence the loose
  * declaration below instead of @types/deno.
  */
-import { createApp } from "./app.ts";
-import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { createDatabase } from "./db/client.ts";
-import { seedDemo } from "./demo/seed.ts";
+import { boot } from "./boot.ts";
 import { setPeerAddress } from "./http/peer.ts";
-import { createLogger, errorFields } from "./logger.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: Deno's global is typed by the Deno toolchain, not by tsc here
 declare const Deno: any;
@@ -27,74 +23,38 @@ interface NetAddr {
   port: number;
 }
 
-async function main() {
-  const demo = Deno.args.includes("--demo");
-  let config: Config;
-  try {
-    const env: Record<string, string | undefined> = Deno.env.toObject();
-    // the demo prints an operator token so that `bun run cli` works against it at once
-    if (demo && !env.ADMIN_TOKEN) env.ADMIN_TOKEN = `demo-${crypto.randomUUID()}`;
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      Deno.exit(1);
-    }
-    throw error;
-  }
-  const logger = createLogger(config.logLevel);
-  const database = await createDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-  });
-  const app = await createApp({ config, database, logger });
-
-  // Deno.serve takes the PEM text itself, not a path
-  const tls = config.tls
-    ? {
-        cert: await Deno.readTextFile(config.tls.certFile),
-        key: await Deno.readTextFile(config.tls.keyFile),
-      }
-    : {};
-  const listening = Promise.withResolvers<NetAddr>();
-  const server = Deno.serve(
-    {
-      port: config.port,
-      hostname: config.host,
-      ...tls,
-      // Deno's default logs a plain-text line; ours is the structured one below
-      onListen: (addr: NetAddr) => listening.resolve(addr),
-    },
-    (request: Request, info: { remoteAddr: NetAddr }) =>
-      app.handle(setPeerAddress(request, info.remoteAddr.hostname)),
-  );
-  const addr = await listening.promise;
-  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-  logger.info("listening", {
-    url: `${config.tls ? "https" : "http"}://${host}:${addr.port}/`,
-    driver: database.driver,
-    runtime: "deno",
-    operatorApi: Boolean(config.adminToken),
-    requireHttps: config.requireHttps,
-  });
-  if (demo) await seedDemo(app.services, config);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info("shutting down", { signal });
-    // stops accepting, lets in-flight requests finish, then flushes batched writes
-    await server.shutdown();
-    await app.stop();
-    await database.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", () => void shutdown("SIGINT"));
-  Deno.addSignalListener("SIGTERM", () => void shutdown("SIGTERM"));
-}
-
-main().catch((error) => {
-  console.error(JSON.stringify({ level: "error", msg: "start-up failed", ...errorFields(error) }));
-  Deno.exit(1);
+await boot({
+  name: "deno",
+  args: Deno.args,
+  env: Deno.env.toObject(),
+  exit: (code) => Deno.exit(code) as never,
+  onSignal: (signal, handler) => Deno.addSignalListener(signal, handler),
+  async serve(app, config) {
+    // Deno.serve takes the PEM text itself, not a path
+    const tls = config.tls
+      ? {
+          cert: await Deno.readTextFile(config.tls.certFile),
+          key: await Deno.readTextFile(config.tls.keyFile),
+        }
+      : {};
+    const listening = Promise.withResolvers<NetAddr>();
+    const server = Deno.serve(
+      {
+        port: config.port,
+        hostname: config.host,
+        ...tls,
+        // Deno's default logs a plain-text line; boot() logs the structured one
+        onListen: (addr: NetAddr) => listening.resolve(addr),
+      },
+      (request: Request, info: { remoteAddr: NetAddr }) =>
+        app.handle(setPeerAddress(request, info.remoteAddr.hostname)),
+    );
+    const addr = await listening.promise;
+    const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+    return {
+      url: `${config.tls ? "https" : "http"}://${host}:${addr.port}/`,
+      // stops accepting and lets in-flight requests finish
+      stop: () => server.shutdown(),
+    };
+  },
 });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
-import type { OrgitApp } from "../../src/app.ts";
 import { generateApiKey } from "../../src/auth/keys.ts";
 import { errorHandler } from "../../src/http/error-handler.ts";
 import { jsonBody } from "../../src/http/json-body.ts";
@@ -12,23 +11,15 @@ import {
   factories,
   freshDatabase,
   send,
+  useTestApp,
 } from "../helpers/harness.ts";
 
 const MiB = 1024 * 1024;
 
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
   const logs: Record<string, unknown>[] = [];
 
-  beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database, { logs });
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
-  });
+  const { app } = useTestApp(driver, { logs });
 
   test("unknown route → 404 { error: Not found } as JSON", async () => {
     for (const path of ["/api/v1/nope", "/", "/api/v1/whoami/extra"]) {

@@ -1,29 +1,10 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { OrgitApp } from "../../src/app.ts";
-import {
-  buildTestApp,
-  type DriverName,
-  describeEachDriver,
-  factories,
-  freshDatabase,
-  send,
-} from "../helpers/harness.ts";
+import { expect, test } from "bun:test";
+import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
-  let make: ReturnType<typeof factories>;
   const logs: Record<string, unknown>[] = [];
 
-  beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database, { logs });
-    make = factories(app);
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
-  });
+  const { app, db, make } = useTestApp(driver, { logs });
 
   test("GET /api/v1/whoami answers organization, user with effective role, and key metadata", async () => {
     const org = await make.organization({ name: "Globex" });

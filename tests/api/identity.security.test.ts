@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { OrgitApp } from "../../src/app.ts";
+import { expect, test } from "bun:test";
 import { generateApiKey } from "../../src/auth/keys.ts";
 import {
   buildTestApp,
   type DriverName,
   describeEachDriver,
-  factories,
-  freshDatabase,
   graphql,
   send,
   TEST_ADMIN_TOKEN,
+  useTestApp,
 } from "../helpers/harness.ts";
 
 const HOUR = 3_600_000;
@@ -20,20 +18,9 @@ async function expect401(response: Response, message: string) {
 }
 
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
-  let make: ReturnType<typeof factories>;
   let clock = Date.now();
 
-  beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database, { now: () => new Date(clock) });
-    make = factories(app);
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
-  });
+  const { app, db, make } = useTestApp(driver, { now: () => new Date(clock) });
 
   test("no Authorization header → 401 Missing API key", async () => {
     await expect401(await send(app, "/api/v1/whoami"), "Missing API key");

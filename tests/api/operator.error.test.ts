@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { OrgitApp } from "../../src/app.ts";
+import { beforeAll, expect, test } from "bun:test";
 import {
-  buildTestApp,
   type DriverName,
   describeEachDriver,
-  factories,
-  freshDatabase,
   graphql,
   TEST_ADMIN_TOKEN,
+  useTestApp,
 } from "../helpers/harness.ts";
 import {
   ADD_INGEST,
@@ -19,8 +16,7 @@ import {
 } from "../helpers/operator-ops.ts";
 
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
+  const { app, db, make } = useTestApp(driver);
   let orgId: string;
   let memberId: string;
   let outsiderId: string;
@@ -37,17 +33,10 @@ function suite(driver: DriverName) {
   const keyCount = async () => (await db.database.db.query.apiKeys.findMany()).length;
 
   beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database);
-    const make = factories(app);
     const member = await make.member();
     orgId = member.organizationId;
     memberId = member.user.id;
     outsiderId = (await make.user()).id;
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
   });
 
   const keyInput = (over: Record<string, unknown>) => ({

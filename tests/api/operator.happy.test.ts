@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { OrgitApp } from "../../src/app.ts";
+import { expect, test } from "bun:test";
 import { sha256Hex } from "../../src/auth/keys.ts";
 import {
-  buildTestApp,
   type DriverName,
   describeEachDriver,
-  freshDatabase,
   graphql,
   send,
   TEST_ADMIN_TOKEN,
+  useTestApp,
 } from "../helpers/harness.ts";
 import {
   ADD_INGEST,
@@ -21,8 +19,6 @@ import {
 } from "../helpers/operator-ops.ts";
 
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
   const op = async (query: string, variables: Record<string, unknown>) => {
     const { response, json } = await graphql(app, TEST_ADMIN_TOKEN, query, variables);
     expect(response.status).toBe(200);
@@ -30,14 +26,7 @@ function suite(driver: DriverName) {
     return json.data;
   };
 
-  beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database);
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
-  });
+  const { app, db } = useTestApp(driver);
 
   test("org → user → member → key: the printed secret works at once, and is stored only hashed", async () => {
     const { createOrganization: org } = await op(CREATE_ORG, { input: { name: "Initech" } });

@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { OrgitApp } from "../../src/app.ts";
+import { expect, test } from "bun:test";
 import {
   buildTestApp,
   type DriverName,
   describeEachDriver,
-  freshDatabase,
   graphql,
   TEST_ADMIN_TOKEN,
+  useTestApp,
 } from "../helpers/harness.ts";
 import { CREATE_ORG } from "../helpers/operator-ops.ts";
 
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
   const orgCount = async () => (await db.database.db.query.organizations.findMany()).length;
 
-  beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database);
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
-  });
+  const { app, db } = useTestApp(driver);
 
   test("without a token → 401, nothing created", async () => {
     const { response, json } = await graphql(app, undefined, CREATE_ORG, { input: { name: "X" } });

@@ -1,30 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { OrgitApp } from "../../src/app.ts";
+import { expect, test } from "bun:test";
 import { requirePermission, requireScope } from "../../src/auth/guard.ts";
 import { ApiError } from "../../src/errors.ts";
-import {
-  buildTestApp,
-  type DriverName,
-  describeEachDriver,
-  factories,
-  freshDatabase,
-} from "../helpers/harness.ts";
+import { type DriverName, describeEachDriver, useTestApp } from "../helpers/harness.ts";
 
 /** The scope AND permission rule, on principals loaded from real keys and memberships. */
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
-  let make: ReturnType<typeof factories>;
-
-  beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database);
-    make = factories(app);
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
-  });
+  const { app, make } = useTestApp(driver);
 
   const denial = (fn: () => void) => {
     try {

@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { OrgitApp } from "../../src/app.ts";
 import { createDatabase } from "../../src/db/client.ts";
 import { apiKeys } from "../../src/db/schema/index.ts";
 import {
-  buildTestApp,
   type DriverName,
   describeEachDriver,
   factories,
   freshDatabase,
   send,
+  useTestApp,
 } from "../helpers/harness.ts";
 
 function suite(driver: DriverName) {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let app: OrgitApp;
-
-  beforeAll(async () => {
-    db = await freshDatabase(driver);
-    app = await buildTestApp(db.database);
-  });
-  afterAll(async () => {
-    await app.stop();
-    await db.drop();
-  });
+  const { app, db } = useTestApp(driver);
 
   test("migrations are applied at start-up and a second start is a no-op", async () => {
     const other = await db.openAnother();

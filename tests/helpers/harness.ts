@@ -1,4 +1,4 @@
-import { describe } from "bun:test";
+import { afterAll, beforeAll, describe } from "bun:test";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { createApp, type OrgitApp } from "../../src/app.ts";
@@ -184,4 +184,49 @@ export function describeEachDriver(name: string, body: (driver: DriverName) => v
   for (const driver of driverNames()) {
     describe(`${name} [${driver}]`, () => body(driver));
   }
+}
+
+export type Factories = ReturnType<typeof factories>;
+export type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
+
+/** A stand-in that forwards to a value assigned later (in beforeAll), so suites can destructure. */
+function lateBound<T extends object>(name: string): { handle: T; set(value: T | undefined): void } {
+  let target: T | undefined;
+  const handle = new Proxy({} as T, {
+    get(_, prop) {
+      if (!target) throw new Error(`${name} is only available inside tests (after beforeAll)`);
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    handle,
+    set(value) {
+      target = value;
+    },
+  };
+}
+
+/**
+ * Gives a suite its own fresh database and app, built before its tests and torn down after:
+ * `const { app, db, make } = useTestApp(driver)`. The handles are valid inside tests.
+ */
+export function useTestApp(driver: DriverName, options: TestAppOptions = {}) {
+  const app = lateBound<OrgitApp>("app");
+  const db = lateBound<FreshDatabase>("db");
+  const make = lateBound<Factories>("make");
+  let built: { app: OrgitApp; db: FreshDatabase } | undefined;
+  beforeAll(async () => {
+    const fresh = await freshDatabase(driver);
+    const instance = await buildTestApp(fresh.database, options);
+    built = { app: instance, db: fresh };
+    app.set(instance);
+    db.set(fresh);
+    make.set(factories(instance));
+  });
+  afterAll(async () => {
+    await built?.app.stop();
+    await built?.db.drop();
+  });
+  return { app: app.handle, db: db.handle, make: make.handle };
 }

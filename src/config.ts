@@ -44,6 +44,8 @@ const HINTS: Record<string, string> = {
   LOG_LEVEL: "one of debug, info, warn, error, silent",
 };
 
+const SECRET = new Set(["ADMIN_TOKEN", "DATABASE_URL", "REDIS_URL"]);
+
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
 export interface Config {
@@ -82,7 +84,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   for (const error of Value.Errors(EnvSchema, raw)) {
     const name = error.path.slice(1);
     if (!problems.has(name)) {
-      problems.set(name, `${name} must be ${HINTS[name] ?? "valid"} (got "${raw[name]}")`);
+      // never echo secrets (tokens, credentials inside URLs) into logs
+      const got = SECRET.has(name) ? "" : ` (got "${raw[name]}")`;
+      problems.set(name, `${name} must be ${HINTS[name] ?? "valid"}${got}`);
     }
   }
   const env_ = raw as Static<typeof EnvSchema>;

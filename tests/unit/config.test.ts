@@ -85,4 +85,8 @@ test("every problem is reported at once, one line naming each variable", () => {
     ].sort(),
   );
   expect(error?.message).toContain('PORT must be a port number 1-65535 (got "99999")');
+  // secrets are named, never echoed
+  expect(error?.message).toContain("ADMIN_TOKEN must be at least 16 characters");
+  expect(error?.message).not.toContain("short");
+  expect(error?.message).not.toContain("mysql://x");
 });

@@ -13,50 +13,25 @@ import {
   send,
   TEST_ADMIN_TOKEN,
 } from "../helpers/harness.ts";
+import { ROOT, type ServiceProcess, startServiceProcess } from "../helpers/service-process.ts";
 
 /**
  * HTTPS only (CONTRACT section 9): TLS served directly by the Bun entry, and the REQUIRE_HTTPS
  * policy with and without a trusted proxy in front.
  */
 const HSTS = "max-age=31536000; includeSubDomains";
-const ROOT = new URL("../../", import.meta.url).pathname;
 const BUN = `${ROOT}node_modules/.bin/bun`;
 const ADMIN_TOKEN = "https-operator-token-0123456789";
 const START_TIMEOUT_MS = 60_000;
 // the certificate is self-signed: this test checks our server, not the chain of trust
 const insecure = { tls: { rejectUnauthorized: false } };
 
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port as number;
-  await probe.stop(true);
-  return port;
-}
-
-/** Collects a child stream as text as it arrives, so a full pipe never blocks the child. */
-function collect(stream: ReadableStream<Uint8Array>) {
-  const state = { text: "" };
-  void (async () => {
-    const decoder = new TextDecoder();
-    const reader = stream.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      state.text += decoder.decode(value, { stream: true });
-    }
-  })().catch(() => {});
-  return state;
-}
-
 describe("HTTPS served directly by the Bun entry (TLS_CERT_FILE / TLS_KEY_FILE)", () => {
   let dir: string;
-  let child: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>;
-  let stdout: { text: string };
-  let stderr: { text: string };
+  let service: ServiceProcess;
   let base: string;
-  let exited = false;
 
-  const output = () => `\n--- bun stderr ---\n${stderr.text}\n--- bun stdout ---\n${stdout.text}`;
+  const output = () => service.output();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "orgit-tls-"));
@@ -85,75 +60,29 @@ describe("HTTPS served directly by the Bun entry (TLS_CERT_FILE / TLS_KEY_FILE)"
       throw new Error(`openssl failed: ${openssl.stderr.toString()}`);
     }
 
-    const port = await freePort();
-    base = `https://127.0.0.1:${port}`;
-    child = Bun.spawn([BUN, "run", "src/index.ts"], {
-      cwd: ROOT,
+    service = await startServiceProcess({
+      command: [BUN, "run", "src/index.ts"],
+      adminToken: ADMIN_TOKEN,
       env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "/tmp",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        ADMIN_TOKEN,
         TLS_CERT_FILE: certFile,
         TLS_KEY_FILE: keyFile,
         // as in production: HTTPS is both required and what the server speaks
         REQUIRE_HTTPS: "true",
         LOG_LEVEL: "warn",
       },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
+      scheme: "https",
+      fetchInit: insecure,
+      startTimeoutMs: START_TIMEOUT_MS,
+      pollMs: 200,
+      label: "bun",
     });
-    stdout = collect(child.stdout);
-    stderr = collect(child.stderr);
-    void child.exited.then(() => {
-      exited = true;
-    });
-
-    // /api/v1/health answers 401 without a key as soon as the server listens
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    for (;;) {
-      if (exited) throw new Error(`bun exited early with code ${child.exitCode}${output()}`);
-      try {
-        const response = await fetch(`${base}/api/v1/health`, insecure);
-        if (response.status === 401) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`bun did not start in time${output()}`);
-      await Bun.sleep(200);
-    }
+    base = service.base;
   }, START_TIMEOUT_MS + 20_000);
 
   afterAll(async () => {
-    if (child && !exited) {
-      child.kill("SIGTERM");
-      const stopped = await Promise.race([child.exited.then(() => true), Bun.sleep(10_000)]);
-      if (!stopped) child.kill("SIGKILL");
-      await child.exited;
-    }
+    await service?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 30_000);
-
-  /** runs one operator mutation and answers its single root field */
-  async function operator<T = { id: string }>(
-    query: string,
-    variables: Record<string, unknown>,
-  ): Promise<T> {
-    const response = await fetch(`${base}/graphql`, {
-      ...insecure,
-      method: "POST",
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ query, variables }),
-    });
-    const text = await response.text();
-    const body = JSON.parse(text) as { data?: Record<string, T>; errors?: unknown[] };
-    if (response.status !== 200 || body.errors || !body.data) {
-      throw new Error(`GraphQL ${response.status}: ${text}${output()}`);
-    }
-    return Object.values(body.data)[0] as T;
-  }
 
   test("every HTTPS response carries Strict-Transport-Security and X-Request-Id", async () => {
     const anonymous = await fetch(`${base}/api/v1/health`, insecure);
@@ -168,32 +97,14 @@ describe("HTTPS served directly by the Bun entry (TLS_CERT_FILE / TLS_KEY_FILE)"
   });
 
   test("with REQUIRE_HTTPS, the API works end to end over TLS", async () => {
-    const org = await operator(
-      "mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }",
-      { input: { name: "TLS Co" } },
-    );
-    const user = await operator(
-      "mutation($input: CreateUserInput!) { createUser(input: $input) { id } }",
-      { input: { email: "tls@example.com", firstName: "Tess", lastName: "Ls" } },
-    );
-    await operator("mutation($input: AddMemberInput!) { addMember(input: $input) { role } }", {
-      input: { organizationId: org.id, userId: user.id, role: "admin" },
+    const { org, secret } = await service.provisionKey({
+      organization: { name: "TLS Co" },
+      user: { email: "tls@example.com", firstName: "Tess", lastName: "Ls" },
+      key: { name: "tls key", scopes: ["equipment:read"], expiresIn: "NEVER" },
     });
-    const created = await operator<{ secret: string }>(
-      "mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret } }",
-      {
-        input: {
-          organizationId: org.id,
-          userId: user.id,
-          name: "tls key",
-          scopes: ["equipment:read"],
-          expiresIn: "NEVER",
-        },
-      },
-    );
     const response = await fetch(`${base}/api/v1/whoami`, {
       ...insecure,
-      headers: { authorization: `Bearer ${created.secret}` },
+      headers: { authorization: `Bearer ${secret}` },
     });
     const text = await response.text();
     expect(response.status, `${text}${output()}`).toBe(200);

@@ -69,8 +69,6 @@ function buildElysia(
     .use(graphqlRoute(services, schema));
 }
 
-export type ElysiaApp = ReturnType<typeof buildElysia>;
-
 /** Builds the whole service over an open database: schema, executor, services and routes. */
 export async function createApp(options: AppOptions): Promise<OrgitApp> {
   const { config, database } = options;

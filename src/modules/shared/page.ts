@@ -1,0 +1,57 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
+import type { Executor } from "../../db/client.ts";
+import { Problems } from "../../validation.ts";
+
+/** Interface A list bounds (CONTRACT section 6). */
+export const PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const;
+/** GraphQL Int is 32-bit; larger offsets could only ever return an empty page. */
+export const MAX_OFFSET = 2_147_483_647;
+
+export interface PageArgs {
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { total: number; limit: number; offset: number };
+}
+
+/** Applies defaults and checks bounds, so GraphQL callers get the same 400 as REST callers. */
+export function pageWindow(args: PageArgs): { limit: number; offset: number } {
+  const limit = args.limit ?? PAGE_LIMIT.default;
+  const offset = args.offset ?? 0;
+  new Problems()
+    .check(
+      Number.isInteger(limit) && limit >= PAGE_LIMIT.min && limit <= PAGE_LIMIT.max,
+      ["limit"],
+      `Must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`,
+    )
+    .check(Number.isInteger(offset) && offset >= 0, ["offset"], "Must be an integer ≥ 0")
+    .throwIfAny();
+  return { limit, offset };
+}
+
+/**
+ * One page of a list plus its total, in two statements whatever the page size. The order is
+ * always the given columns descending (newest first, id as the tie-breaker), so pages are
+ * stable: a row never appears on two pages nor falls between them while nothing is written.
+ */
+export async function fetchPage<Q extends PgSelect, T>(
+  db: Executor,
+  query: Q,
+  count: { from: Parameters<Executor["$count"]>[0]; where?: SQL },
+  order: PgColumn[],
+  window: { limit: number; offset: number },
+  map: (row: Awaited<Q>[number]) => T,
+): Promise<Page<T>> {
+  const [rows, total] = await Promise.all([
+    query
+      .orderBy(...order.map((column) => sql`${column} desc`))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.$count(count.from, count.where),
+  ]);
+  return { data: (rows as Awaited<Q>).map(map), pagination: { total, ...window } };
+}

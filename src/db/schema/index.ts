@@ -13,3 +13,6 @@ export * from "./roles.ts";
 export * from "./service-instances.ts";
 export * from "./tickets.ts";
 export * from "./users.ts";
+export * from "./webhook-deliveries.ts";
+export * from "./webhook-events.ts";
+export * from "./webhook-subscriptions.ts";

@@ -14,6 +14,8 @@ import { createLogger, type Logger } from "./logger.ts";
 import { identityRoutes } from "./modules/identity/rest.ts";
 import { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import { OperatorService } from "./modules/operator/service.ts";
+import { projectRoutes } from "./modules/projects/rest.ts";
+import { ProjectService } from "./modules/projects/service.ts";
 import type { Services } from "./services.ts";
 
 export interface AppOptions {
@@ -66,6 +68,7 @@ function buildElysia(
       }),
     )
     .use(identityRoutes(deps))
+    .use(projectRoutes(deps))
     .use(graphqlRoute(services, schema));
 }
 
@@ -82,6 +85,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     keys,
     operator: new OperatorService(database, keys, now),
     apiKeys: new ApiKeyAdmin(database, keys, now),
+    projects: new ProjectService(database, now),
     now,
   };
   const schema = buildSchema();

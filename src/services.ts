@@ -4,6 +4,7 @@ import type { Database } from "./db/client.ts";
 import type { Logger } from "./logger.ts";
 import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import type { OperatorService } from "./modules/operator/service.ts";
+import type { ProjectService } from "./modules/projects/service.ts";
 
 /** Long-lived collaborators, built once per app and handed to resolvers through the context. */
 export interface Services {
@@ -13,5 +14,6 @@ export interface Services {
   keys: KeyStore;
   operator: OperatorService;
   apiKeys: ApiKeyAdmin;
+  projects: ProjectService;
   now: () => Date;
 }

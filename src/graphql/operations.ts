@@ -17,4 +17,32 @@ export const operations = {
       health { status }
     }
   `,
+  ListProjects: /* GraphQL */ `
+    query ListProjects($page: Int, $limit: Int) {
+      projects(page: $page, limit: $limit) {
+        data { id name createdAt }
+        pagination { page limit total }
+      }
+    }
+  `,
+  GetProject: /* GraphQL */ `
+    query GetProject($id: ID!) {
+      project(id: $id) { id name description createdAt updatedAt }
+    }
+  `,
+  CreateProject: /* GraphQL */ `
+    mutation CreateProject($input: CreateProjectInput!) {
+      createProject(input: $input) { id name description createdAt }
+    }
+  `,
+  UpdateProject: /* GraphQL */ `
+    mutation UpdateProject($id: ID!, $input: UpdateProjectInput!) {
+      updateProject(id: $id, input: $input) { id name description createdAt updatedAt }
+    }
+  `,
+  DeleteProject: /* GraphQL */ `
+    mutation DeleteProject($id: ID!) {
+      deleteProject(id: $id) { success message }
+    }
+  `,
 } as const;

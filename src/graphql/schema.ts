@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createSchema } from "graphql-yoga";
 import { identityResolvers } from "../modules/identity/resolvers.ts";
 import { operatorResolvers } from "../modules/operator/resolvers.ts";
+import { projectResolvers } from "../modules/projects/resolvers.ts";
 import type { GraphQLContext } from "./context.ts";
 import { DateTime } from "./scalars.ts";
 
@@ -18,6 +19,6 @@ export function loadTypeDefs(): string[] {
 export function buildSchema() {
   return createSchema<GraphQLContext>({
     typeDefs: loadTypeDefs(),
-    resolvers: [{ DateTime }, identityResolvers, operatorResolvers],
+    resolvers: [{ DateTime }, identityResolvers, operatorResolvers, projectResolvers],
   });
 }

@@ -1,0 +1,191 @@
+import { Elysia, t } from "elysia";
+import { ApiError, validationFailed } from "../../errors.ts";
+import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
+import { PROJECT_LIMITS } from "./service.ts";
+
+const { name: N, description: D, page: P, limit: L } = PROJECT_LIMITS;
+
+// Lengths are checked by the domain (counting characters, not UTF-16 units), so REST and
+// GraphQL refuse exactly the same input; the schemas here check types and document bounds.
+const nameField = t.String({ description: `${N.min} to ${N.max} characters; trimmed` });
+const descriptionField = t.String({ description: `up to ${D.max} characters` });
+const Timestamp = t.String({ format: "date-time" });
+
+const ProjectCreated = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    name: t.String(),
+    description: t.String(),
+    createdAt: Timestamp,
+  },
+  { title: "ProjectCreated" },
+);
+const Project = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    name: t.String(),
+    description: t.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: "Project" },
+);
+const ProjectListItem = t.Object(
+  { id: t.String({ format: "uuid" }), name: t.String(), createdAt: Timestamp },
+  { title: "ProjectListItem" },
+);
+const ProjectList = t.Object(
+  {
+    data: t.Array(ProjectListItem, { description: "newest first; id breaks ties" }),
+    pagination: t.Object({
+      page: t.Integer(),
+      limit: t.Integer(),
+      total: t.Integer({ description: "projects in the organization" }),
+    }),
+  },
+  { title: "ProjectList" },
+);
+const Deleted = t.Object(
+  { success: t.Boolean(), message: t.String({ examples: ["Project deleted"] }) },
+  { title: "ProjectDeleted" },
+);
+
+const errors = {
+  400: t.Composite([ErrorSchema], { description: "Validation failed, with details" }),
+  404: t.Composite([ErrorSchema], {
+    description: "no such project in the caller's organization (malformed ids included)",
+  }),
+  ...authErrorResponses,
+};
+const IdParams = t.Object({ id: t.String({ description: "project id (uuid)" }) });
+
+type Json<T extends { static: unknown }> = T["static"];
+
+/**
+ * Domain validation names fields inside the GraphQL `input` argument; a REST body is that
+ * input itself, so the leading "input" is dropped (an empty path names the body).
+ */
+async function restPaths<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "VALIDATION_FAILED" || !error.details)
+      throw error;
+    throw validationFailed(
+      error.details.map(({ path, message }) => {
+        const rest = path[0] === "input" ? path.slice(1) : path;
+        return { path: rest.length > 0 ? rest : ["body"], message };
+      }),
+    );
+  }
+}
+
+/** Interface B projects under /api: thin adapters over the project GraphQL operations. */
+export const projectRoutes = (deps: RestDeps) =>
+  new Elysia({ prefix: "/api/projects", tags: ["projects"] })
+    .use(apiKeyAuth(deps))
+    .get(
+      "",
+      async ({ run, query }) =>
+        (await run<{ projects: Json<typeof ProjectList> }>("ListProjects", query)).projects,
+      {
+        query: t.Object({
+          page: t.Optional(
+            t.Integer({ minimum: P.min, maximum: P.max, description: "1 or more; default 1" }),
+          ),
+          limit: t.Optional(
+            t.Integer({ minimum: L.min, maximum: L.max, description: "1 to 100; default 10" }),
+          ),
+        }),
+        response: { 200: ProjectList, ...errors },
+        detail: {
+          summary: "List projects",
+          description:
+            "Scope projects:read and permission projects.view. Newest first. page ≥ 1 (default 1), " +
+            "limit 1 to 100 (default 10); outside the range → 400.",
+        },
+      },
+    )
+    .post(
+      "",
+      (ctx) =>
+        idempotent(deps.services, ctx, async () => {
+          const created = await restPaths(
+            ctx.run<{ createProject: Json<typeof ProjectCreated> }>("CreateProject", {
+              input: ctx.body,
+            }),
+          );
+          // GraphQL results are null-prototype objects, which Drizzle cannot store as JSON
+          return { status: 201, body: { ...created.createProject } };
+        }),
+      {
+        body: t.Object({ name: nameField, description: t.Optional(descriptionField) }),
+        response: {
+          201: ProjectCreated,
+          409: t.Composite([ErrorSchema], {
+            description: "Idempotency-Key reused with a different body",
+          }),
+          ...errors,
+        },
+        detail: {
+          summary: "Create a project",
+          description:
+            'Scope projects:write and permission projects.manage. `description` defaults to "". ' +
+            "Emits project.created. Send `Idempotency-Key` to make retries safe.",
+        },
+      },
+    )
+    .get(
+      "/:id",
+      async ({ run, params }) =>
+        (await run<{ project: Json<typeof Project> }>("GetProject", { id: params.id })).project,
+      {
+        params: IdParams,
+        response: { 200: Project, ...errors },
+        detail: {
+          summary: "Read a project",
+          description: "Scope projects:read and permission projects.view.",
+        },
+      },
+    )
+    .patch(
+      "/:id",
+      async ({ run, params, body }) =>
+        (
+          await restPaths(
+            run<{ updateProject: Json<typeof Project> }>("UpdateProject", {
+              id: params.id,
+              input: body,
+            }),
+          )
+        ).updateProject,
+      {
+        params: IdParams,
+        body: t.Object({ name: t.Optional(nameField), description: t.Optional(descriptionField) }),
+        response: { 200: Project, ...errors },
+        detail: {
+          summary: "Update a project",
+          description:
+            "Scope projects:write and permission projects.manage. Give name, description or both; " +
+            "answers the whole project. Emits project.updated.",
+        },
+      },
+    )
+    .delete(
+      "/:id",
+      async ({ run, params }) =>
+        (await run<{ deleteProject: Json<typeof Deleted> }>("DeleteProject", { id: params.id }))
+          .deleteProject,
+      {
+        params: IdParams,
+        response: { 200: Deleted, ...errors },
+        detail: {
+          summary: "Delete a project",
+          description:
+            "Scope projects:write and permission projects.manage. Emits project.deleted with the " +
+            "project as it was.",
+        },
+      },
+    );

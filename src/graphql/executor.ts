@@ -1,5 +1,5 @@
 import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from "graphql";
-import { asApiError } from "../errors.ts";
+import { asApiError, validationFailed } from "../errors.ts";
 import type { GraphQLContext } from "./context.ts";
 import { operations } from "./operations.ts";
 
@@ -51,7 +51,18 @@ export class OperationExecutor {
       contextValue: context,
     });
     const first = result.errors?.[0];
-    if (first) throw asApiError(first) ?? first.originalError ?? first;
+    if (first) throw asApiError(first) ?? variableError(first) ?? first.originalError ?? first;
     return result.data as T;
   }
+}
+
+/**
+ * A variable GraphQL refused before any resolver ran (e.g. an offset beyond 32-bit Int) is the
+ * caller's input being wrong: a 400 naming the field, never a 500.
+ */
+function variableError(error: { message: string; path?: readonly unknown[] }) {
+  const match = error.path ? null : error.message.match(/^Variable "\$(\w+)" got invalid value/);
+  if (!match) return undefined;
+  const detail = error.message.split("; ").slice(1).join("; ") || "Invalid value";
+  return validationFailed([{ path: [match[1] as string], message: detail }]);
 }

@@ -8,6 +8,8 @@ interface TypeboxIssue {
   message?: string;
   summary?: string;
   value?: unknown;
+  /** the failing schema; a string `error` on it is our own message for the field */
+  schema?: { error?: unknown };
 }
 
 /** Typebox issues → the contract's `details`, one entry per field, first problem first. */
@@ -22,7 +24,11 @@ export function validationDetails(issues: TypeboxIssue[], on: string): ErrorDeta
     const missing = issue.value === undefined && path.length > 0;
     details.push({
       path: path.length > 0 ? path : [on],
-      message: missing ? "Required" : (issue.summary ?? issue.message ?? "Invalid value"),
+      message: missing
+        ? "Required"
+        : typeof issue.schema?.error === "string"
+          ? issue.schema.error
+          : (issue.summary ?? issue.message ?? "Invalid value"),
     });
   }
   return details;

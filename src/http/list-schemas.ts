@@ -1,18 +1,21 @@
+import type { TLiteral, TUnion } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
-import { MAX_OFFSET, PAGE_LIMIT } from "../modules/shared/page.ts";
+import { PAGE_LIMIT } from "../modules/shared/page.ts";
 
-/** `limit` / `offset` of every interface A list; out of range → 400 Validation failed. */
+/**
+ * `limit` / `offset` of every interface A list. Only the type is checked here: the range is
+ * checked by the domain (`pageWindow`), so REST and GraphQL answer the same `details`, and
+ * because Elysia's number coercion loses the field name of a range error.
+ */
 export const PageQuery = {
   limit: t.Optional(
     t.Integer({
-      minimum: PAGE_LIMIT.min,
-      maximum: PAGE_LIMIT.max,
-      default: PAGE_LIMIT.default,
-      description: `page size, ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`,
+      error: "Must be an integer",
+      description: `page size, ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max} (default ${PAGE_LIMIT.default}); outside → 400`,
     }),
   ),
   offset: t.Optional(
-    t.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: "items to skip" }),
+    t.Integer({ error: "Must be an integer", description: "items to skip, ≥ 0 (default 0)" }),
   ),
 };
 
@@ -26,6 +29,18 @@ export const PaginationSchema = t.Object({
 export const envelope = <T extends TSchema>(item: T, title: string) =>
   t.Object({ data: t.Array(item), pagination: PaginationSchema }, { title });
 
-/** A closed set of string values (query filters, enums), typed as their union. */
-export const oneOf = <const V extends readonly [string, ...string[]]>(values: V, description?: string) =>
-  t.UnionEnum(values, { description: description ?? `one of ${values.join(", ")}` });
+/**
+ * A closed set of string values (filters, enums) as a union of literals, with a readable error.
+ * (Elysia's `t.UnionEnum` would fill an absent optional field with its first value.)
+ */
+export const oneOf = <const V extends readonly [string, ...string[]]>(
+  values: V,
+  description?: string,
+) =>
+  t.Union(
+    values.map((value) => t.Literal(value)) as TSchema[],
+    {
+      error: `Must be one of: ${values.join(", ")}`,
+      description: description ?? `one of ${values.join(", ")}`,
+    },
+  ) as unknown as TUnion<[TLiteral<V[number]>]>;

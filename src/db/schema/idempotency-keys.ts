@@ -1,0 +1,27 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { apiKeys } from "./api-keys.ts";
+
+/**
+ * `Idempotency-Key` reservations and the responses they produced (CONTRACT section 9). Scoped
+ * to the API key, so one caller's key can never replay another caller's response.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    apiKeyId: uuid()
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    key: text().notNull(),
+    /** SHA-256 of method, path and canonical JSON body: the same key with another request → 409 */
+    requestHash: text().notNull(),
+    /** null while the first request is still running */
+    statusCode: integer(),
+    responseBody: jsonb(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.apiKeyId, t.key] }),
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
+);

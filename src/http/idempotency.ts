@@ -1,0 +1,167 @@
+import { and, eq, lt } from "drizzle-orm";
+import type { Context } from "elysia";
+import { sha256Hex } from "../auth/keys.ts";
+import type { Principal } from "../auth/principal.ts";
+import { idempotencyKeys } from "../db/schema/index.ts";
+import { ApiError, validationFailed } from "../errors.ts";
+import type { Services } from "../services.ts";
+
+/** How long a key and its response are remembered (CONTRACT section 9). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** A reservation older than this whose request never finished (a crashed instance) is taken over. */
+const ABANDONED_MS = 60_000;
+/** How long a duplicate waits for the first request before answering 409. */
+const WAIT_MS = 30_000;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotentResponse {
+  status: number;
+  body: unknown;
+}
+
+interface Call {
+  request: Request;
+  principal: Principal;
+  body: unknown;
+  set: Context["set"];
+}
+
+/** Requests of this process still running per reservation, so duplicates here need no polling. */
+const running = new Map<string, Promise<unknown>>();
+let lastPrune = 0;
+
+/**
+ * Runs `create` once per `Idempotency-Key`: the same key and body within 24 h replays the first
+ * response (with `Idempotent-Replayed: true`), the same key with another body is 409, and
+ * concurrent duplicates wait for the first and replay it. Without the header `create` just runs.
+ * Failures (thrown errors) are not remembered, so a retry runs again.
+ */
+export async function idempotent(
+  services: Services,
+  { request, principal, body, set }: Call,
+  create: () => Promise<IdempotentResponse>,
+): Promise<unknown> {
+  const key = request.headers.get("idempotency-key");
+  const answer = (response: IdempotentResponse, replayed = false) => {
+    set.status = response.status;
+    if (replayed) set.headers["idempotent-replayed"] = "true";
+    return response.body;
+  };
+  if (key === null) return answer(await create());
+  if (!KEY_SHAPE.test(key)) {
+    throw validationFailed([
+      { path: ["Idempotency-Key"], message: "Must be 1 to 255 visible ASCII characters" },
+    ]);
+  }
+  const { db } = services.database;
+  const apiKeyId = principal.apiKey.id;
+  const slot = `${apiKeyId}:${key}`;
+  const requestHash = await sha256Hex(
+    `${request.method} ${new URL(request.url).pathname}\n${canonicalJson(body)}`,
+  );
+  await pruneExpired(services);
+  const deadline = Date.now() + WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    const now = services.now();
+    const [reserved] = await db
+      .insert(idempotencyKeys)
+      .values({ apiKeyId, key, requestHash, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (reserved) {
+      const work = runReserved(services, apiKeyId, key, create);
+      running.set(slot, work);
+      try {
+        return answer(await work);
+      } finally {
+        running.delete(slot);
+      }
+    }
+    const existing = await db.query.idempotencyKeys.findFirst({
+      where: and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)),
+    });
+    if (!existing) continue; // the first request failed and released the key: try to take it
+    const age = now.getTime() - existing.createdAt.getTime();
+    const stale = existing.statusCode === null ? age > ABANDONED_MS : age > IDEMPOTENCY_TTL_MS;
+    if (stale) {
+      await db
+        .delete(idempotencyKeys)
+        .where(
+          and(
+            eq(idempotencyKeys.apiKeyId, apiKeyId),
+            eq(idempotencyKeys.key, key),
+            eq(idempotencyKeys.createdAt, existing.createdAt),
+          ),
+        );
+      continue;
+    }
+    if (existing.requestHash !== requestHash) {
+      throw new ApiError(
+        "CONFLICT",
+        "Idempotency-Key was already used with a different request; use a new key",
+      );
+    }
+    if (existing.statusCode !== null) {
+      return answer({ status: existing.statusCode, body: existing.responseBody }, true);
+    }
+    if (Date.now() > deadline) {
+      throw new ApiError(
+        "CONFLICT",
+        "A request with this Idempotency-Key is still being processed; retry later",
+      );
+    }
+    const local = running.get(slot);
+    if (local) await local.catch(() => {});
+    else await sleep(Math.min(25 * 2 ** attempt, 500));
+  }
+}
+
+async function runReserved(
+  services: Services,
+  apiKeyId: string,
+  key: string,
+  create: () => Promise<IdempotentResponse>,
+): Promise<IdempotentResponse> {
+  const { db } = services.database;
+  const mine = and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key));
+  let response: IdempotentResponse;
+  try {
+    response = await create();
+  } catch (error) {
+    await db.delete(idempotencyKeys).where(mine);
+    throw error;
+  }
+  await db
+    .update(idempotencyKeys)
+    .set({
+      statusCode: response.status,
+      responseBody: response.body,
+      completedAt: services.now(),
+    })
+    .where(mine);
+  return response;
+}
+
+/** Drops remembered keys past their 24 hours, at most once a minute per process. */
+async function pruneExpired(services: Services): Promise<void> {
+  const now = services.now().getTime();
+  if (now - lastPrune < 60_000) return;
+  lastPrune = now;
+  await services.database.db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS)));
+}
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` count as the same body. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

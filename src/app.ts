@@ -9,6 +9,9 @@ import { graphqlRoute } from "./graphql/yoga.ts";
 import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { jsonBody } from "./http/json-body.ts";
+import { createLimits } from "./http/limits.ts";
+import { rateLimitPlugin } from "./http/rate-limit.ts";
+import type { RedisCommands } from "./http/redis-buckets.ts";
 import { requestContext } from "./http/request-context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { identityRoutes } from "./modules/identity/rest.ts";
@@ -22,8 +25,14 @@ export interface AppOptions {
   config: Config;
   database: Database;
   logger?: Logger;
-  /** injectable clock for expiry and, later, rate limits */
+  /** injectable clock for expiry, rate-limit buckets and quota windows */
   now?: () => Date;
+  /** shared rate-limit buckets (Bun's RedisClient, from the entry point); in-process otherwise */
+  redis?: RedisCommands;
+  /** Redis key prefix; tests use one of their own */
+  redisPrefix?: string;
+  /** false: no rate limits or quota at all (the benchmark's baseline) */
+  limits?: boolean;
 }
 
 export interface OrgitApp {
@@ -44,6 +53,7 @@ function buildElysia(
   const deps = { services, executor };
   return new Elysia({ name: "orgit" })
     .use(requestContext({ config, logger, clientIp }))
+    .use(rateLimitPlugin(services.limits))
     .use(errorHandler(logger))
     .use(jsonBody())
     .use(
@@ -88,13 +98,19 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     projects: new ProjectService(database, now),
     now,
   };
+  const limits = options.limits === false ? undefined : createLimits(services, options);
+  services.limits = limits?.limits;
   const schema = buildSchema();
   const executor = new OperationExecutor(schema);
   const app = buildElysia(services, executor, schema);
   await keys.start();
+  limits?.start();
   return {
     handle: (request) => app.handle(request),
     services,
-    stop: () => keys.stop(),
+    stop: async () => {
+      await limits?.stop(); // writes the last quota counts
+      await keys.stop();
+    },
   };
 }

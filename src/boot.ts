@@ -6,6 +6,7 @@ import { createApp, type OrgitApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createDatabase } from "./db/client.ts";
 import { seedDemo } from "./demo/seed.ts";
+import type { RedisCommands } from "./http/redis-buckets.ts";
 import { createLogger, errorFields } from "./logger.ts";
 
 export interface Runtime {
@@ -14,6 +15,8 @@ export interface Runtime {
   env: Record<string, string | undefined>;
   exit(code: number): never;
   onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): void;
+  /** a Redis client for shared rate-limit buckets (REDIS_URL); absent: in-process buckets */
+  redis?(url: string): RedisCommands;
   /** serves the app; `stop` stops accepting and lets in-flight requests finish */
   serve(app: OrgitApp, config: Config): Promise<{ url: string; stop(): Promise<void> }>;
 }
@@ -42,7 +45,8 @@ export async function boot(runtime: Runtime): Promise<void> {
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
     });
-    const app = await createApp({ config, database, logger });
+    const redis = config.redisUrl ? runtime.redis?.(config.redisUrl) : undefined;
+    const app = await createApp({ config, database, logger, redis });
     const server = await runtime.serve(app, config);
     logger.info("listening", {
       url: server.url,

@@ -3,6 +3,7 @@
  *
  *   bun run src/index.ts [--demo]
  */
+import { RedisClient } from "bun";
 import { boot } from "./boot.ts";
 import { setPeerAddress } from "./http/peer.ts";
 
@@ -12,6 +13,8 @@ await boot({
   env: process.env,
   exit: (code) => process.exit(code),
   onSignal: (signal, handler) => process.on(signal, handler),
+  // commands fail at once while Redis is down (no offline queue), so the limiter fails open
+  redis: (url) => new RedisClient(url, { enableOfflineQueue: false, connectionTimeout: 2_000 }),
   async serve(app, config) {
     const server = Bun.serve({
       port: config.port,

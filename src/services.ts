@@ -1,6 +1,7 @@
 import type { KeyStore } from "./auth/key-store.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
+import type { RateLimits } from "./http/rate-limit.ts";
 import type { Logger } from "./logger.ts";
 import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import type { OperatorService } from "./modules/operator/service.ts";
@@ -14,6 +15,8 @@ export interface Services {
   keys: KeyStore;
   operator: OperatorService;
   apiKeys: ApiKeyAdmin;
+  /** rate limits and daily quota; absent when built with `limits: false` (benchmark baseline) */
+  limits?: RateLimits;
   projects: ProjectService;
   now: () => Date;
 }

@@ -50,9 +50,13 @@ export function graphqlRoute(services: Services, schema: GraphQLSchema) {
 
   return new Elysia({ name: "graphql" }).all(
     "/graphql",
-    async ({ request, body }) => {
+    async ({ request, body, set }) => {
       if (wantsGraphiQL(request)) return yoga.fetch(request, { principal: null, operator: false });
-      const auth = await authenticateGraphQL(services, request);
+      const auth = await authenticateGraphQL(
+        services,
+        request,
+        set.headers as Record<string, string>,
+      );
       const context = { ...auth, requestId: requestMeta(request)?.id };
       if (request.method !== "POST") return yoga.fetch(request, context);
       // the body was already read (size-limited) by the JSON parser; hand Yoga a fresh copy

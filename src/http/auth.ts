@@ -21,15 +21,25 @@ export interface RestDeps {
 /**
  * API-key authentication for REST modules. Each module `.use()`s its own instance (no plugin
  * name, so Elysia never deduplicates it away) and gets `principal` plus `run`, which executes
- * a pre-parsed GraphQL operation as that principal.
+ * a pre-parsed GraphQL operation as that principal. It also applies the rate limits and the
+ * daily quota that follow authentication, so every module is covered without doing anything.
  */
 export const apiKeyAuth = ({ services, executor }: RestDeps) =>
-  new Elysia().derive({ as: "scoped" }, async ({ request }) => {
-    const principal = await services.keys.authenticate(
-      bearerToken(request.headers.get("authorization")),
-    );
+  new Elysia().derive({ as: "scoped" }, async ({ request, path, set }) => {
+    const headers = set.headers as Record<string, string>;
+    let principal: Principal;
+    try {
+      principal = await services.keys.authenticate(
+        bearerToken(request.headers.get("authorization")),
+      );
+    } catch (error) {
+      await services.limits?.afterAuthFailure(request, path, headers);
+      throw error;
+    }
     const meta = requestMeta(request);
     if (meta) meta.principal = principal;
+    // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
+    await services.limits?.afterAuth(request, path, principal, headers);
     const context = createContext(services, { principal });
     return {
       principal,
@@ -42,6 +52,8 @@ export const apiKeyAuth = ({ services, executor }: RestDeps) =>
 export async function authenticateGraphQL(
   services: Services,
   request: Request,
+  /** where the per-key rate-limit headers go (the operator token is not limited) */
+  headers?: Record<string, string>,
 ): Promise<{ principal: Principal | null; operator: boolean }> {
   const token = bearerToken(request.headers.get("authorization"));
   const meta = requestMeta(request);
@@ -54,5 +66,6 @@ export async function authenticateGraphQL(
   }
   const principal = await services.keys.authenticate(token);
   if (meta) meta.principal = principal;
+  if (headers) await services.limits?.graphql(request, principal, headers);
   return { principal, operator: false };
 }

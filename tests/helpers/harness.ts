@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe } from "bun:test";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { createApp, type OrgitApp } from "../../src/app.ts";
+import { type AppOptions, createApp, type OrgitApp } from "../../src/app.ts";
 import type { Plan, Seat } from "../../src/auth/permissions.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createDatabase, type Database } from "../../src/db/client.ts";
@@ -67,10 +67,20 @@ export interface TestAppOptions {
   database?: Database;
   /** collects log lines instead of printing them */
   logs?: Record<string, unknown>[];
+  /** shared rate-limit buckets in Redis, under a key prefix of the test's own */
+  redis?: AppOptions["redis"];
+  redisPrefix?: string;
 }
 
+/** Rate limits out of the way unless a suite sets its own (tests send many requests per second). */
+const ROOMY_LIMITS = {
+  RATE_LIMIT_IP_PER_MIN: "100000000",
+  RATE_LIMIT_KEY_PER_MIN: "100000000",
+  RATE_LIMIT_BURST_PER_SEC: "100000000",
+};
+
 export function testConfig(env: Record<string, string> = {}) {
-  return loadConfig({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: "info", ...env });
+  return loadConfig({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: "info", ...ROOMY_LIMITS, ...env });
 }
 
 /** Builds the real app over a database, with log lines captured in memory. */
@@ -78,7 +88,14 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
   const config = testConfig(options.env);
   const logs = options.logs ?? [];
   const logger = createLogger(config.logLevel, (line) => logs.push(JSON.parse(line)));
-  return createApp({ config, database, logger, now: options.now });
+  return createApp({
+    config,
+    database,
+    logger,
+    now: options.now,
+    redis: options.redis,
+    redisPrefix: options.redisPrefix,
+  });
 }
 
 export interface RequestOptions {

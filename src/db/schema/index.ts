@@ -9,6 +9,7 @@ export * from "./groups.ts";
 export * from "./ingest-sources.ts";
 export * from "./memberships.ts";
 export * from "./organizations.ts";
+export * from "./quota-usage.ts";
 export * from "./projects.ts";
 export * from "./roles.ts";
 export * from "./service-instances.ts";

@@ -16,7 +16,11 @@ export interface TicketFilter {
 }
 
 /** Newest first; served by the tickets_org_*_created indexes. */
-export function listTickets(db: Executor, filter: TicketFilter, window: { limit: number; offset: number }) {
+export function listTickets(
+  db: Executor,
+  filter: TicketFilter,
+  window: { limit: number; offset: number },
+) {
   const conditions: SQL[] = [eq(tickets.organizationId, filter.organizationId)];
   if (filter.status) conditions.push(eq(tickets.status, filter.status));
   if (filter.priority) conditions.push(eq(tickets.priority, filter.priority));

@@ -74,7 +74,11 @@ export const ticketRoutes = ({ services, executor }: RestDeps) =>
           status: t.Optional(oneOf(TICKET_STATUSES)),
           priority: t.Optional(oneOf(TICKET_PRIORITIES)),
         }),
-        response: { 200: envelope(TicketJson, "TicketPage"), 400: badRequest, ...authErrorResponses },
+        response: {
+          200: envelope(TicketJson, "TicketPage"),
+          400: badRequest,
+          ...authErrorResponses,
+        },
         detail: {
           summary: "List tickets",
           description:

@@ -1,5 +1,5 @@
-import { hasPermission, requireApiAccess, requireScope } from "../../auth/guard.ts";
 import type { AuthContext } from "../../auth/guard.ts";
+import { hasPermission, requireApiAccess, requireScope } from "../../auth/guard.ts";
 import type { Database } from "../../db/client.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { type PageArgs, pageWindow } from "../shared/page.ts";

@@ -1,0 +1,47 @@
+import type { Services } from "../services.ts";
+import { QuotaStore } from "./quota-store.ts";
+import { RateLimits } from "./rate-limit.ts";
+import { type RedisCommands, RedisRateLimiter } from "./redis-buckets.ts";
+import { MemoryRateLimiter } from "./token-bucket.ts";
+
+const QUOTA_SYNC_MS = 1_000;
+const SWEEP_MS = 10_000;
+
+/**
+ * Builds the limiters for one app: buckets in Redis when a client was injected (REDIS_URL under
+ * Bun), in process otherwise; the quota store; and the timers that write quota counts every
+ * second and sweep idle buckets. `stop` writes the last counts (graceful shutdown).
+ */
+export function createLimits(
+  services: Pick<Services, "config" | "logger" | "database" | "now">,
+  options: { redis?: RedisCommands; redisPrefix?: string },
+) {
+  const { config, logger, database } = services;
+  const now = () => services.now().getTime();
+  const memory = new MemoryRateLimiter(now);
+  if (config.redisUrl && !options.redis) {
+    logger.warn("REDIS_URL is set but this runtime has no Redis client; using in-process buckets");
+  }
+  const limiter = options.redis
+    ? new RedisRateLimiter(options.redis, memory, logger, options.redisPrefix)
+    : memory;
+  const quota = new QuotaStore(database, logger, services.now);
+  const limits = new RateLimits(limiter, quota, config.rateLimit);
+  const timers: ReturnType<typeof setInterval>[] = [];
+  const every = (ms: number, task: () => unknown) => {
+    const timer = setInterval(task, ms);
+    (timer as { unref?: () => void }).unref?.();
+    timers.push(timer);
+  };
+  return {
+    limits,
+    start() {
+      every(QUOTA_SYNC_MS, () => void quota.sync());
+      every(SWEEP_MS, () => limiter.sweep?.());
+    },
+    async stop() {
+      for (const timer of timers) clearInterval(timer);
+      await quota.sync();
+    },
+  };
+}

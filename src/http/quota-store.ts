@@ -1,0 +1,166 @@
+import { and, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { quotaUsage } from "../db/schema/index.ts";
+import type { Logger } from "../logger.ts";
+
+const MINUTE_MS = 60_000;
+const WINDOW_MINUTES = 24 * 60;
+/** an organization unseen for this long is forgotten (after its counts are written) */
+const IDLE_MS = 10 * MINUTE_MS;
+
+interface Usage {
+  /** the window's total in Postgres at the last refresh (every instance's flushed counts) */
+  stored: number;
+  /** counted here, taken by a running flush, not yet in `stored` */
+  flushing: number;
+  /** counted here since the last flush began */
+  pending: number;
+  seenAt: number;
+}
+
+export interface QuotaCheck {
+  allowed: boolean;
+  /** requests in the window, this one included when it was counted */
+  used: number;
+}
+
+/**
+ * Daily quota usage per organization over a sliding 24 h of per-minute buckets in Postgres.
+ * Requests are counted in memory; `sync` (every second, and at shutdown) adds those counts to
+ * the buckets in one statement and reloads every active organization's total in another, so
+ * other instances' usage shows within about a second and a request never waits on the
+ * database, except the first one of an organization this instance has not seen yet.
+ */
+export class QuotaStore {
+  private readonly usage = new Map<string, Usage>();
+  private readonly loading = new Map<string, Promise<Usage>>();
+  /** `${organizationId} ${minuteStartMs}` → requests not yet written */
+  private rows = new Map<string, number>();
+  private syncing?: Promise<void>;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly logger: Logger,
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * Counts one request against `limit` (null: unlimited) unless the window is already full;
+   * with `consume` false it only reports (GET /health).
+   */
+  async check(organizationId: string, limit: number | null, consume = true): Promise<QuotaCheck> {
+    const usage = this.usage.get(organizationId) ?? (await this.load(organizationId));
+    const now = this.now().getTime();
+    usage.seenAt = now;
+    const used = usage.stored + usage.flushing + usage.pending;
+    if (limit !== null && used >= limit) return { allowed: false, used };
+    if (!consume) return { allowed: true, used };
+    usage.pending++;
+    const row = `${organizationId} ${now - (now % MINUTE_MS)}`;
+    this.rows.set(row, (this.rows.get(row) ?? 0) + 1);
+    return { allowed: true, used: used + 1 };
+  }
+
+  /** Writes pending counts and reloads totals; concurrent calls share one run. */
+  sync(): Promise<void> {
+    this.syncing ??= this.runSync().finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
+  private async load(organizationId: string): Promise<Usage> {
+    let loading = this.loading.get(organizationId);
+    if (!loading) {
+      loading = this.storedTotals([organizationId])
+        .then((totals) => {
+          const usage = this.usage.get(organizationId) ?? {
+            stored: totals.get(organizationId) ?? 0,
+            flushing: 0,
+            pending: 0,
+            seenAt: this.now().getTime(),
+          };
+          this.usage.set(organizationId, usage);
+          return usage;
+        })
+        .finally(() => this.loading.delete(organizationId));
+      this.loading.set(organizationId, loading);
+    }
+    return loading;
+  }
+
+  private async runSync(): Promise<void> {
+    const rows = this.rows;
+    this.rows = new Map();
+    for (const usage of this.usage.values()) {
+      usage.flushing += usage.pending;
+      usage.pending = 0;
+    }
+    try {
+      if (rows.size > 0) await this.write(rows);
+    } catch (error) {
+      // keep the counts for the next attempt; nothing is lost while the database is away
+      for (const [row, count] of rows) this.rows.set(row, (this.rows.get(row) ?? 0) + count);
+      for (const usage of this.usage.values()) {
+        usage.pending += usage.flushing;
+        usage.flushing = 0;
+      }
+      this.logger.warn("could not record quota usage; will retry", { error: String(error) });
+      return;
+    }
+    try {
+      const ids = [...this.usage.keys()];
+      const totals = ids.length > 0 ? await this.storedTotals(ids) : new Map<string, number>();
+      const now = this.now().getTime();
+      for (const id of ids) {
+        const usage = this.usage.get(id);
+        if (!usage) continue;
+        usage.stored = totals.get(id) ?? 0;
+        usage.flushing = 0;
+        if (usage.pending === 0 && now - usage.seenAt > IDLE_MS) this.usage.delete(id);
+      }
+      await this.prune(now);
+    } catch (error) {
+      this.logger.warn("could not reload quota usage", { error: String(error) });
+    }
+  }
+
+  private async write(rows: Map<string, number>): Promise<void> {
+    const values = [...rows].map(([row, count]) => {
+      const space = row.indexOf(" ");
+      const minute = new Date(Number(row.slice(space + 1)));
+      return { organizationId: row.slice(0, space), minute, count };
+    });
+    await this.database.db
+      .insert(quotaUsage)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [quotaUsage.organizationId, quotaUsage.minute],
+        set: { count: sql`${quotaUsage.count} + excluded.count` },
+      });
+  }
+
+  /** Totals of the current minute and the 1,439 before it, per organization. */
+  private async storedTotals(ids: string[]): Promise<Map<string, number>> {
+    const now = this.now().getTime();
+    const since = new Date(now - (now % MINUTE_MS) - (WINDOW_MINUTES - 1) * MINUTE_MS);
+    const rows = await this.database.db
+      .select({
+        organizationId: quotaUsage.organizationId,
+        used: sql<number>`sum(${quotaUsage.count})::int`,
+      })
+      .from(quotaUsage)
+      .where(and(inArray(quotaUsage.organizationId, ids), gte(quotaUsage.minute, since)))
+      .groupBy(quotaUsage.organizationId);
+    return new Map(rows.map((row) => [row.organizationId, Number(row.used)]));
+  }
+
+  /** Drops buckets that left the window, once a minute (any instance may; it is idempotent). */
+  private async prune(now: number): Promise<void> {
+    if (now - this.lastPrune < MINUTE_MS) return;
+    this.lastPrune = now;
+    const before = new Date(now - (now % MINUTE_MS) - WINDOW_MINUTES * MINUTE_MS);
+    await this.database.db.delete(quotaUsage).where(lt(quotaUsage.minute, before));
+  }
+}

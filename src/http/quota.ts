@@ -1,0 +1,36 @@
+import type { Plan } from "../auth/permissions.ts";
+import type { Principal } from "../auth/principal.ts";
+import { ApiError } from "../errors.ts";
+import type { QuotaCheck } from "./quota-store.ts";
+
+/** Requests per sliding 24 h by plan when the organization has no override; null: unlimited. */
+export const PLAN_DAILY_QUOTA: Record<Plan, number | null> = {
+  FREE: 1_000,
+  PRO: 100_000,
+  ENTERPRISE: null,
+};
+
+/** The organization's daily quota: unlimited flag, then its own number, then the plan's. */
+export function dailyQuota(organization: Principal["organization"]): number | null {
+  if (organization.unlimitedQuota) return null;
+  return organization.dailyQuota ?? PLAN_DAILY_QUOTA[organization.plan];
+}
+
+type Headers = Record<string, string | number>;
+
+export function writeQuotaHeaders(headers: Headers, limit: number | null, check: QuotaCheck) {
+  headers["x-quota-limit"] = limit === null ? "unlimited" : String(limit);
+  headers["x-quota-used"] = String(check.used);
+  headers["x-quota-remaining"] =
+    limit === null ? "unlimited" : String(Math.max(0, limit - check.used));
+}
+
+/** The seed's daily-quota 429: `{ error, limit, used, window: "24h" }` with Retry-After 3600. */
+export const quotaExceeded = (limit: number, used: number) =>
+  new ApiError(
+    "RATE_LIMITED",
+    "API quota exceeded",
+    undefined,
+    { limit, used, window: "24h" },
+    { "retry-after": "3600" },
+  );

@@ -1,0 +1,193 @@
+import { Elysia } from "elysia";
+import type { Plan } from "../auth/permissions.ts";
+import type { Principal } from "../auth/principal.ts";
+import type { Config } from "../config.ts";
+import { ApiError } from "../errors.ts";
+import { dailyQuota, quotaExceeded, writeQuotaHeaders } from "./quota.ts";
+import type { QuotaStore } from "./quota-store.ts";
+import { requestMeta } from "./request-context.ts";
+import {
+  type BucketResult,
+  type BucketSpec,
+  type RateLimiter,
+  remaining,
+  secondsToFull,
+  secondsToNextToken,
+} from "./token-bucket.ts";
+
+/** Interface B: requests per minute per organization by plan; null: unlimited. */
+export const PLAN_PER_MINUTE: Record<Plan, number | null> = {
+  FREE: 100,
+  PRO: 1000,
+  ENTERPRISE: null,
+};
+
+const INGEST_PATH = "/api/v1/alerts/ingest";
+/** reports the quota without counting against it (CONTRACT section 6) */
+const QUOTA_PEEK_PATHS = new Set(["/api/v1/health"]);
+const MINUTE = 60_000;
+
+type Headers = Record<string, string | number>;
+
+interface LimitState {
+  /** every bucket this request has taken a token from (or was refused by) */
+  results: BucketResult[];
+  burstTaken: boolean;
+}
+
+const states = new WeakMap<Request, LimitState>();
+
+/**
+ * Interface A's three buckets (per IP before authentication; per key and burst after), its
+ * daily quota, interface B's per-organization plan limit, and the per-key limits of /graphql.
+ * Each step writes the headers at once, so error responses (401, 403, 404, 400, 429) carry
+ * them too.
+ */
+export class RateLimits {
+  constructor(
+    private readonly limiter: RateLimiter,
+    readonly quota: QuotaStore,
+    private readonly config: Config["rateLimit"],
+  ) {}
+
+  /** Every /api/v1 request, before authentication; a refusal is answered at once. */
+  async beforeAuth(request: Request, path: string, headers: Headers): Promise<ApiError | undefined> {
+    if (!path.startsWith("/api/v1/")) return;
+    const ip = requestMeta(request)?.clientIp ?? "unknown";
+    const specs: BucketSpec[] = [
+      { name: "ip", id: ip, limit: this.config.ipPerMin, windowMs: MINUTE },
+    ];
+    // without a key the burst bucket is the IP's (ingest never has one)
+    const burstByIp = path === INGEST_PATH || !request.headers.has("authorization");
+    if (burstByIp) specs.push(this.burst(ip));
+    const results = await this.limiter.consume(specs);
+    states.set(request, { results, burstTaken: burstByIp });
+    writeRateHeaders(headers, results);
+    if (refusedBy(results)) return tooMany("Too many requests", results);
+  }
+
+  /** Authentication failed: a bad key gets the IP's burst bucket, never a bucket of its own. */
+  async afterAuthFailure(request: Request, path: string, headers: Headers): Promise<void> {
+    const state = states.get(request);
+    if (!path.startsWith("/api/v1/") || !state || state.burstTaken) return;
+    const ip = requestMeta(request)?.clientIp ?? "unknown";
+    const results = await this.limiter.consume([this.burst(ip)]);
+    state.burstTaken = true;
+    state.results.push(...results);
+    writeRateHeaders(headers, state.results);
+    if (refusedBy(results)) throw tooMany("Too many requests", results);
+  }
+
+  /** After authentication: per key + burst and the daily quota (A), or the plan limit (B). */
+  async afterAuth(
+    request: Request,
+    path: string,
+    principal: Principal,
+    headers: Headers,
+  ): Promise<void> {
+    if (path.startsWith("/api/v1/")) {
+      await this.perKey(request, principal, headers);
+      await this.dailyQuota(path, principal, headers);
+    } else if (path.startsWith("/api/")) {
+      const limit = PLAN_PER_MINUTE[principal.organization.plan];
+      if (limit === null) return;
+      const org = principal.organization.id;
+      const results = await this.limiter.consume([
+        { name: "org", id: org, limit, windowMs: MINUTE },
+      ]);
+      writeRateHeaders(headers, results);
+      if (refusedBy(results)) throw tooMany("Rate limit exceeded", results);
+    }
+  }
+
+  /** /graphql with an API key: the per-key buckets; the daily quota does not apply. */
+  graphql(request: Request, principal: Principal, headers: Headers): Promise<void> {
+    return this.perKey(request, principal, headers);
+  }
+
+  private async perKey(request: Request, principal: Principal, headers: Headers) {
+    const key = principal.apiKey.id;
+    const results = await this.limiter.consume([
+      { name: "key", id: key, limit: this.config.keyPerMin, windowMs: MINUTE },
+      this.burst(key),
+    ]);
+    const state = states.get(request);
+    const all = state ? [...state.results, ...results] : results;
+    writeRateHeaders(headers, all);
+    if (refusedBy(results)) throw tooMany("API key rate limit exceeded", results);
+  }
+
+  private async dailyQuota(path: string, principal: Principal, headers: Headers) {
+    const limit = dailyQuota(principal.organization);
+    const consume = !QUOTA_PEEK_PATHS.has(path);
+    const check = await this.quota.check(principal.organization.id, limit, consume);
+    writeQuotaHeaders(headers, limit, check);
+    if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
+  }
+
+  private burst(id: string): BucketSpec {
+    return { name: "burst", id, limit: this.config.burstPerSec, windowMs: 1000 };
+  }
+}
+
+/**
+ * `X-RateLimit-*` for the bucket closest to exhaustion (fewest requests left; on a tie the
+ * slower to refill), and the IETF draft-11 `RateLimit-Policy` / `RateLimit` fields.
+ */
+export function writeRateHeaders(headers: Headers, results: BucketResult[]): void {
+  const closest = results.reduce((best, result) => {
+    const left = remaining(result);
+    const bestLeft = remaining(best);
+    const closer =
+      left < bestLeft || (left === bestLeft && secondsToFull(result) > secondsToFull(best));
+    return closer ? result : best;
+  });
+  const left = remaining(closest);
+  const reset = secondsToFull(closest);
+  headers["x-ratelimit-limit"] = String(closest.limit);
+  headers["x-ratelimit-remaining"] = String(left);
+  headers["x-ratelimit-reset"] = String(reset);
+  headers["ratelimit-policy"] = results
+    .map((r) => `"${r.name}";q=${r.limit};w=${r.windowMs / 1000}`)
+    .join(", ");
+  headers.ratelimit = `"${closest.name}";r=${left};t=${reset}`;
+}
+
+const refusedBy = (results: BucketResult[]) => results.some((r) => !r.allowed);
+
+/** A rate-limit 429: `{ error, retryAfter }` and Retry-After, in whole seconds (≥ 1). */
+function tooMany(message: string, results: BucketResult[]): ApiError {
+  const refused = results.filter((r) => r.tokens < 1);
+  const retryAfter = Math.max(1, ...refused.map(secondsToNextToken));
+  return new ApiError(
+    "RATE_LIMITED",
+    message,
+    undefined,
+    { retryAfter },
+    {
+      "retry-after": String(retryAfter),
+    },
+  );
+}
+
+/** The path of a request URL without parsing all of it (this runs on every request). */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return query < 0 ? url.slice(start) : url.slice(start, query);
+}
+
+/**
+ * The per-IP step, before routing and authentication, so 401s and unknown routes count too.
+ * Registered right after the request context (which resolves the client IP).
+ */
+export const rateLimitPlugin = (limits: RateLimits | undefined) =>
+  new Elysia({ name: "rate-limit" }).onRequest(async ({ request, set }) => {
+    if (!limits) return;
+    const refused = await limits.beforeAuth(request, pathOf(request.url), set.headers as Headers);
+    if (!refused) return;
+    set.status = refused.status;
+    Object.assign(set.headers, refused.headers);
+    return refused.body();
+  });

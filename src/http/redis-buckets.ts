@@ -1,0 +1,126 @@
+import type { Logger } from "../logger.ts";
+import type { BucketResult, BucketSpec, MemoryRateLimiter, RateLimiter } from "./token-bucket.ts";
+
+/**
+ * The one Redis call the limiter needs. Bun's built-in `RedisClient` has exactly this method;
+ * the Bun entry constructs it and injects it, so no core file imports a Bun-only module.
+ */
+export interface RedisCommands {
+  send(command: string, args: string[]): Promise<unknown>;
+}
+
+/**
+ * Checks and takes a token from every bucket in one atomic step, on Redis's clock (TIME), so
+ * any number of instances share one limit without trusting each other's clocks.
+ * KEYS: the buckets. ARGV: limit and window (ms) per bucket. Returns the all-allowed flag,
+ * then each bucket's tokens left ×1000 (Redis integer replies drop fractions).
+ */
+export const BUCKET_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local tokens = {}
+local allowed = 1
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[2 * i - 1])
+  local window = tonumber(ARGV[2 * i])
+  local state = redis.call('HMGET', KEYS[i], 't', 'a')
+  local t = limit
+  if state[1] then
+    t = math.min(limit, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * limit / window)
+  end
+  tokens[i] = t
+  if t < 1 then allowed = 0 end
+end
+local out = { allowed }
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[2 * i - 1])
+  local window = tonumber(ARGV[2 * i])
+  local t = tokens[i]
+  if allowed == 1 then
+    t = t - 1
+    redis.call('HSET', KEYS[i], 't', tostring(t), 'a', tostring(now))
+    redis.call('PEXPIRE', KEYS[i], math.ceil((limit - t) * window / limit) + 1000)
+  end
+  out[i + 1] = math.floor(t * 1000)
+end
+return out
+`;
+
+const TIMEOUT_MS = 250;
+const WARN_EVERY_MS = 30_000;
+
+/**
+ * Buckets in Redis, shared by every instance. When Redis fails or is slow the request is not
+ * refused: it falls back to this instance's own buckets (fail open) and the outage is logged,
+ * at most every 30 s.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  private sha?: string;
+  private lastWarning = 0;
+
+  constructor(
+    private readonly redis: RedisCommands,
+    private readonly fallback: MemoryRateLimiter,
+    private readonly logger: Logger,
+    private readonly prefix = "orgit:rl:",
+  ) {}
+
+  async consume(specs: BucketSpec[]): Promise<BucketResult[]> {
+    try {
+      const reply = await withTimeout(this.run(specs), TIMEOUT_MS);
+      const allowed = reply[0] === 1;
+      return specs.map((spec, i) => ({
+        name: spec.name,
+        limit: spec.limit,
+        windowMs: spec.windowMs,
+        tokens: Number(reply[i + 1]) / 1000,
+        allowed,
+      }));
+    } catch (error) {
+      const now = Date.now();
+      if (now - this.lastWarning >= WARN_EVERY_MS) {
+        this.lastWarning = now;
+        this.logger.warn("Redis rate limiter unavailable; using in-process buckets", {
+          error: String(error),
+        });
+      }
+      return this.fallback.consume(specs);
+    }
+  }
+
+  sweep(): void {
+    this.fallback.sweep();
+  }
+
+  private async run(specs: BucketSpec[]): Promise<number[]> {
+    const keys = specs.map((spec) => `${this.prefix}${spec.name}:${spec.id}`);
+    const args = specs.flatMap((spec) => [String(spec.limit), String(spec.windowMs)]);
+    if (!this.sha) this.sha = String(await this.redis.send("SCRIPT", ["LOAD", BUCKET_SCRIPT]));
+    try {
+      return (await this.redis.send("EVALSHA", [
+        this.sha,
+        String(keys.length),
+        ...keys,
+        ...args,
+      ])) as number[];
+    } catch (error) {
+      // a restarted or flushed Redis forgets loaded scripts
+      if (!String(error).includes("NOSCRIPT")) throw error;
+      this.sha = undefined;
+      return (await this.redis.send("EVAL", [
+        BUCKET_SCRIPT,
+        String(keys.length),
+        ...keys,
+        ...args,
+      ])) as number[];
+    }
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

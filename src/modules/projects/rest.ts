@@ -3,7 +3,7 @@ import { ApiError, validationFailed } from "../../errors.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
-import { PROJECT_LIMITS } from "./service.ts";
+import { PROJECT_LIMITS, projectPage } from "./service.ts";
 
 const { name: N, description: D, page: P, limit: L } = PROJECT_LIMITS;
 
@@ -89,14 +89,15 @@ export const projectRoutes = (deps: RestDeps) =>
     .get(
       "",
       async ({ run, query }) =>
-        (await run<{ projects: Json<typeof ProjectList> }>("ListProjects", query)).projects,
+        (await run<{ projects: Json<typeof ProjectList> }>("ListProjects", projectPage(query)))
+          .projects,
       {
+        // Ranges are checked by projectPage, not typebox: Elysia reports a coerced query
+        // number's range failure without the parameter's name.
         query: t.Object({
-          page: t.Optional(
-            t.Integer({ minimum: P.min, maximum: P.max, description: "1 or more; default 1" }),
-          ),
+          page: t.Optional(t.Integer({ description: `${P.min} or more; default ${P.default}` })),
           limit: t.Optional(
-            t.Integer({ minimum: L.min, maximum: L.max, description: "1 to 100; default 10" }),
+            t.Integer({ description: `${L.min} to ${L.max}; default ${L.default}` }),
           ),
         }),
         response: { 200: ProjectList, ...errors },

@@ -36,6 +36,26 @@ export const projectJson = (row: ProjectRow) => ({
   updatedAt: row.updatedAt,
 });
 
+/** Defaults and bounds of the list window; REST checks it before GraphQL's 32-bit Int would. */
+export function projectPage(args: { page?: number | null; limit?: number | null }) {
+  const page = args.page ?? PROJECT_LIMITS.page.default;
+  const limit = args.limit ?? PROJECT_LIMITS.limit.default;
+  const { page: p, limit: l } = PROJECT_LIMITS;
+  new Problems()
+    .check(
+      Number.isInteger(page) && page >= p.min && page <= p.max,
+      ["page"],
+      `Must be an integer from ${p.min} to ${p.max}`,
+    )
+    .check(
+      Number.isInteger(limit) && limit >= l.min && limit <= l.max,
+      ["limit"],
+      `Must be an integer from ${l.min} to ${l.max}`,
+    )
+    .throwIfAny();
+  return { page, limit };
+}
+
 const notFoundProject = () => notFound("Project not found");
 
 /**
@@ -52,21 +72,7 @@ export class ProjectService {
 
   async list(principal: Principal, args: { page?: number | null; limit?: number | null }) {
     canRead(principal);
-    const page = args.page ?? PROJECT_LIMITS.page.default;
-    const limit = args.limit ?? PROJECT_LIMITS.limit.default;
-    const { page: p, limit: l } = PROJECT_LIMITS;
-    new Problems()
-      .check(
-        Number.isInteger(page) && page >= p.min && page <= p.max,
-        ["page"],
-        `Must be an integer from ${p.min} to ${p.max}`,
-      )
-      .check(
-        Number.isInteger(limit) && limit >= l.min && limit <= l.max,
-        ["limit"],
-        `Must be an integer from ${l.min} to ${l.max}`,
-      )
-      .throwIfAny();
+    const { page, limit } = projectPage(args);
     const db = this.database.db;
     const organizationId = principal.organization.id;
     const [rows, total] = await Promise.all([

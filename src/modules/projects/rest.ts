@@ -52,12 +52,13 @@ const Deleted = t.Object(
   { title: "ProjectDeleted" },
 );
 
-const errors = {
+const invalid = {
   400: t.Composite([ErrorSchema], { description: "Validation failed, with details" }),
+};
+const missing = {
   404: t.Composite([ErrorSchema], {
     description: "no such project in the caller's organization (malformed ids included)",
   }),
-  ...authErrorResponses,
 };
 const IdParams = t.Object({ id: t.String({ description: "project id (uuid)" }) });
 
@@ -100,7 +101,7 @@ export const projectRoutes = (deps: RestDeps) =>
             t.Integer({ description: `${L.min} to ${L.max}; default ${L.default}` }),
           ),
         }),
-        response: { 200: ProjectList, ...errors },
+        response: { 200: ProjectList, ...invalid, ...authErrorResponses },
         detail: {
           summary: "List projects",
           description:
@@ -123,12 +124,20 @@ export const projectRoutes = (deps: RestDeps) =>
         }),
       {
         body: t.Object({ name: nameField, description: t.Optional(descriptionField) }),
+        headers: t.Object({
+          "idempotency-key": t.Optional(
+            t.String({
+              description: "same key and body within 24 h replays the first answer (1–255 ASCII)",
+            }),
+          ),
+        }),
         response: {
           201: ProjectCreated,
+          ...invalid,
           409: t.Composite([ErrorSchema], {
             description: "Idempotency-Key reused with a different body",
           }),
-          ...errors,
+          ...authErrorResponses,
         },
         detail: {
           summary: "Create a project",
@@ -144,7 +153,7 @@ export const projectRoutes = (deps: RestDeps) =>
         (await run<{ project: Json<typeof Project> }>("GetProject", { id: params.id })).project,
       {
         params: IdParams,
-        response: { 200: Project, ...errors },
+        response: { 200: Project, ...missing, ...authErrorResponses },
         detail: {
           summary: "Read a project",
           description: "Scope projects:read and permission projects.view.",
@@ -165,7 +174,7 @@ export const projectRoutes = (deps: RestDeps) =>
       {
         params: IdParams,
         body: t.Object({ name: t.Optional(nameField), description: t.Optional(descriptionField) }),
-        response: { 200: Project, ...errors },
+        response: { 200: Project, ...invalid, ...missing, ...authErrorResponses },
         detail: {
           summary: "Update a project",
           description:
@@ -181,7 +190,7 @@ export const projectRoutes = (deps: RestDeps) =>
           .deleteProject,
       {
         params: IdParams,
-        response: { 200: Deleted, ...errors },
+        response: { 200: Deleted, ...missing, ...authErrorResponses },
         detail: {
           summary: "Delete a project",
           description:

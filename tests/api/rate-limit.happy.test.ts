@@ -117,7 +117,7 @@ function suite(driver: DriverName) {
       }
       const { response, json } = await graphql(app, key, query);
       expect(response.status).toBe(429);
-      expect(json).toEqual({ error: "API key rate limit exceeded", retryAfter: 1 });
+      expect(json as unknown).toEqual({ error: "API key rate limit exceeded", retryAfter: 1 });
     });
 
     test("the operator token is not limited", async () => {

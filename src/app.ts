@@ -19,7 +19,14 @@ import { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import { OperatorService } from "./modules/operator/service.ts";
 import { projectRoutes } from "./modules/projects/rest.ts";
 import { ProjectService } from "./modules/projects/service.ts";
+import { webhookRoutes } from "./modules/webhooks/rest.ts";
+import { WebhookService } from "./modules/webhooks/service.ts";
 import type { Services } from "./services.ts";
+import {
+  type DispatcherOptions,
+  defaultDispatcherOptions,
+  WebhookDispatcher,
+} from "./webhooks/dispatcher.ts";
 
 export interface AppOptions {
   config: Config;
@@ -33,6 +40,8 @@ export interface AppOptions {
   redisPrefix?: string;
   /** false: no rate limits or quota at all (the benchmark's baseline) */
   limits?: boolean;
+  /** webhook dispatcher settings (tests shorten retries, inject DNS); false: no dispatcher */
+  webhooks?: Partial<DispatcherOptions> | false;
 }
 
 export interface OrgitApp {
@@ -79,6 +88,7 @@ function buildElysia(
     )
     .use(identityRoutes(deps))
     .use(projectRoutes(deps))
+    .use(webhookRoutes(deps))
     .use(graphqlRoute(services, schema));
 }
 
@@ -96,8 +106,21 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     operator: new OperatorService(database, keys, now),
     apiKeys: new ApiKeyAdmin(database, keys, now),
     projects: new ProjectService(database, now),
+    webhooks: new WebhookService(
+      database,
+      now,
+      config.allowPrivateWebhookUrls,
+      options.webhooks ? options.webhooks.resolve : undefined,
+    ),
     now,
   };
+  const dispatcher =
+    options.webhooks === false
+      ? undefined
+      : new WebhookDispatcher(database, logger, now, {
+          ...defaultDispatcherOptions(config.allowPrivateWebhookUrls),
+          ...options.webhooks,
+        });
   const limits = options.limits === false ? undefined : createLimits(services, options);
   services.limits = limits?.limits;
   const schema = buildSchema();
@@ -105,10 +128,12 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   const app = buildElysia(services, executor, schema);
   await keys.start();
   limits?.start();
+  await dispatcher?.start();
   return {
     handle: (request) => app.handle(request),
     services,
     stop: async () => {
+      await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox
       await limits?.stop(); // writes the last quota counts
       await keys.stop();
     },

@@ -6,6 +6,7 @@ import type { Logger } from "./logger.ts";
 import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import type { OperatorService } from "./modules/operator/service.ts";
 import type { ProjectService } from "./modules/projects/service.ts";
+import type { WebhookService } from "./modules/webhooks/service.ts";
 
 /** Long-lived collaborators, built once per app and handed to resolvers through the context. */
 export interface Services {
@@ -18,5 +19,6 @@ export interface Services {
   /** rate limits and daily quota; absent when built with `limits: false` (benchmark baseline) */
   limits?: RateLimits;
   projects: ProjectService;
+  webhooks: WebhookService;
   now: () => Date;
 }

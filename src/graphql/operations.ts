@@ -45,4 +45,54 @@ export const operations = {
       deleteProject(id: $id) { success message }
     }
   `,
+  ListWebhooks: /* GraphQL */ `
+    query ListWebhooks($page: Int, $limit: Int) {
+      webhooks(page: $page, limit: $limit) {
+        data { id url events active disabledReason createdAt updatedAt }
+        pagination { page limit total }
+      }
+    }
+  `,
+  GetWebhook: /* GraphQL */ `
+    query GetWebhook($id: ID!) {
+      webhook(id: $id) { id url events active disabledReason createdAt updatedAt }
+    }
+  `,
+  CreateWebhook: /* GraphQL */ `
+    mutation CreateWebhook($input: CreateWebhookInput!) {
+      createWebhook(input: $input) { id url events active createdAt secret }
+    }
+  `,
+  UpdateWebhook: /* GraphQL */ `
+    mutation UpdateWebhook($id: ID!, $input: UpdateWebhookInput!) {
+      updateWebhook(id: $id, input: $input) {
+        id url events active disabledReason createdAt updatedAt
+      }
+    }
+  `,
+  DeleteWebhook: /* GraphQL */ `
+    mutation DeleteWebhook($id: ID!) {
+      deleteWebhook(id: $id) { success message }
+    }
+  `,
+  ListWebhookDeliveries: /* GraphQL */ `
+    query ListWebhookDeliveries($id: ID!, $page: Int, $limit: Int) {
+      webhookDeliveries(id: $id, page: $page, limit: $limit) {
+        data { ...DeliveryFields }
+        pagination { page limit total }
+      }
+    }
+    fragment DeliveryFields on WebhookDelivery {
+      id webhookId subscriptionId eventId eventType status attempts lastStatusCode lastError
+      lastAttemptAt nextAttemptAt deliveredAt createdAt
+    }
+  `,
+  RetryWebhookDelivery: /* GraphQL */ `
+    mutation RetryWebhookDelivery($id: ID!, $deliveryId: ID!) {
+      retryWebhookDelivery(id: $id, deliveryId: $deliveryId) {
+        id webhookId subscriptionId eventId eventType status attempts lastStatusCode lastError
+        lastAttemptAt nextAttemptAt deliveredAt createdAt
+      }
+    }
+  `,
 } as const;

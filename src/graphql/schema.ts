@@ -3,6 +3,7 @@ import { createSchema } from "graphql-yoga";
 import { identityResolvers } from "../modules/identity/resolvers.ts";
 import { operatorResolvers } from "../modules/operator/resolvers.ts";
 import { projectResolvers } from "../modules/projects/resolvers.ts";
+import { webhookResolvers } from "../modules/webhooks/resolvers.ts";
 import type { GraphQLContext } from "./context.ts";
 import { DateTime } from "./scalars.ts";
 
@@ -19,6 +20,6 @@ export function loadTypeDefs(): string[] {
 export function buildSchema() {
   return createSchema<GraphQLContext>({
     typeDefs: loadTypeDefs(),
-    resolvers: [{ DateTime }, identityResolvers, operatorResolvers, projectResolvers],
+    resolvers: [{ DateTime }, identityResolvers, operatorResolvers, projectResolvers, webhookResolvers],
   });
 }

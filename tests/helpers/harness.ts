@@ -70,6 +70,8 @@ export interface TestAppOptions {
   /** shared rate-limit buckets in Redis, under a key prefix of the test's own */
   redis?: AppOptions["redis"];
   redisPrefix?: string;
+  /** webhook dispatcher settings (fast retries, fake DNS); false: no dispatcher */
+  webhooks?: AppOptions["webhooks"];
 }
 
 /** Rate limits out of the way unless a suite sets its own (tests send many requests per second). */
@@ -93,6 +95,7 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     database,
     logger,
     now: options.now,
+    webhooks: options.webhooks,
     redis: options.redis,
     redisPrefix: options.redisPrefix,
   });

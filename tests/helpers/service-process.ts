@@ -40,6 +40,8 @@ export interface ServiceProcess {
   }): Promise<{ org: { id: string }; user: { id: string }; secret: string }>;
   /** SIGTERM, then SIGKILL if the child is still running after 10 s */
   stop(): Promise<void>;
+  /** SIGKILL at once: a crash, no shutdown code runs */
+  kill(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -157,5 +159,11 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     throw error;
   }
 
-  return { base, output, operator, provisionKey, stop };
+  async function kill() {
+    if (exited) return;
+    child.kill("SIGKILL");
+    await child.exited;
+  }
+
+  return { base, output, operator, provisionKey, stop, kill };
 }

@@ -1,0 +1,139 @@
+import { and, desc, eq, isNull, lte, or } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import {
+  organizations,
+  webhookDeliveries,
+  webhookEvents,
+  webhookSubscriptions,
+} from "../../db/schema/index.ts";
+
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
+/** Named data access for webhook subscriptions and their delivery log, per organization. */
+
+const ofOrg = (organizationId: string, id: string) =>
+  and(eq(webhookSubscriptions.organizationId, organizationId), eq(webhookSubscriptions.id, id));
+
+export function listSubscriptions(
+  db: Executor,
+  organizationId: string,
+  window: { limit: number; offset: number },
+) {
+  return db
+    .select()
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.organizationId, organizationId))
+    .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
+    .limit(window.limit)
+    .offset(window.offset);
+}
+
+export function countSubscriptions(db: Executor, organizationId: string) {
+  return db.$count(webhookSubscriptions, eq(webhookSubscriptions.organizationId, organizationId));
+}
+
+export async function findSubscription(db: Executor, organizationId: string, id: string) {
+  const [row] = await db.select().from(webhookSubscriptions).where(ofOrg(organizationId, id));
+  return row;
+}
+
+/** Serialises subscription creation per organization, so the 20-per-organization cap holds. */
+export async function lockOrganization(db: Executor, organizationId: string) {
+  await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for("update");
+}
+
+export async function insertSubscription(
+  db: Executor,
+  values: { organizationId: string; url: string; events: string[]; secret: string; at: Date },
+) {
+  const { at, ...rest } = values;
+  const [row] = await db
+    .insert(webhookSubscriptions)
+    .values({ ...rest, createdAt: at, updatedAt: at })
+    .returning();
+  return row as SubscriptionRow;
+}
+
+export async function updateSubscription(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  changes: Partial<typeof webhookSubscriptions.$inferInsert>,
+) {
+  const [row] = await db
+    .update(webhookSubscriptions)
+    .set(changes)
+    .where(ofOrg(organizationId, id))
+    .returning();
+  return row;
+}
+
+export async function deleteSubscription(db: Executor, organizationId: string, id: string) {
+  const [row] = await db.delete(webhookSubscriptions).where(ofOrg(organizationId, id)).returning();
+  return row;
+}
+
+const deliveryColumns = {
+  id: webhookDeliveries.id,
+  subscriptionId: webhookDeliveries.subscriptionId,
+  eventId: webhookDeliveries.eventId,
+  eventType: webhookEvents.type,
+  status: webhookDeliveries.status,
+  attempts: webhookDeliveries.attempts,
+  lastStatusCode: webhookDeliveries.lastStatusCode,
+  lastError: webhookDeliveries.lastError,
+  lastAttemptAt: webhookDeliveries.lastAttemptAt,
+  nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  leaseUntil: webhookDeliveries.leaseUntil,
+  deliveredAt: webhookDeliveries.deliveredAt,
+  createdAt: webhookDeliveries.createdAt,
+};
+
+export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
+
+export function listDeliveries(
+  db: Executor,
+  subscriptionId: string,
+  window: { limit: number; offset: number },
+) {
+  return db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.subscriptionId, subscriptionId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(window.limit)
+    .offset(window.offset);
+}
+
+export function countDeliveries(db: Executor, subscriptionId: string) {
+  return db.$count(webhookDeliveries, eq(webhookDeliveries.subscriptionId, subscriptionId));
+}
+
+export async function findDelivery(db: Executor, subscriptionId: string, id: string) {
+  const [row] = await db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.id, id)));
+  return row;
+}
+
+/** Queues one more attempt now (manual retry); false while an attempt is in flight. */
+export async function requeueDelivery(db: Executor, id: string, now: Date) {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", nextAttemptAt: now })
+    .where(
+      and(
+        eq(webhookDeliveries.id, id),
+        or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
+}

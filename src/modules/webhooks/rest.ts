@@ -1,0 +1,253 @@
+import { Elysia, t } from "elysia";
+import { ApiError, validationFailed } from "../../errors.ts";
+import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
+import { WEBHOOK_LIMITS } from "./service.ts";
+
+const Timestamp = t.String({ format: "date-time" });
+const NullableTimestamp = t.Nullable(Timestamp);
+const Events = t.Array(t.String(), {
+  description: `one or more of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+});
+
+const Webhook = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    url: t.String(),
+    events: t.Array(t.String()),
+    active: t.Boolean(),
+    disabledReason: t.Nullable(
+      t.String({ description: "why the service disabled it (410 Gone, failing for 5 days)" }),
+    ),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: "Webhook" },
+);
+const CreatedWebhook = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    url: t.String(),
+    events: t.Array(t.String()),
+    active: t.Boolean(),
+    createdAt: Timestamp,
+    secret: t.String({ description: "whsec_… signing secret; shown only in this answer" }),
+  },
+  { title: "CreatedWebhook" },
+);
+const Pagination = t.Object({ page: t.Integer(), limit: t.Integer(), total: t.Integer() });
+const WebhookList = t.Object(
+  { data: t.Array(Webhook, { description: "newest first" }), pagination: Pagination },
+  { title: "WebhookList" },
+);
+const Delivery = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    webhookId: t.String({ description: "the webhook-id header, the same on every retry" }),
+    subscriptionId: t.String({ format: "uuid" }),
+    eventId: t.String({ format: "uuid" }),
+    eventType: t.String(),
+    status: t.UnionEnum(["pending", "sending", "delivered", "failed"]),
+    attempts: t.Integer(),
+    lastStatusCode: t.Nullable(t.Integer()),
+    lastError: t.Nullable(t.String()),
+    lastAttemptAt: NullableTimestamp,
+    nextAttemptAt: t.Nullable(Timestamp, { description: "null unless pending" }),
+    deliveredAt: NullableTimestamp,
+    createdAt: Timestamp,
+  },
+  { title: "WebhookDelivery" },
+);
+const DeliveryList = t.Object(
+  { data: t.Array(Delivery, { description: "newest first" }), pagination: Pagination },
+  { title: "WebhookDeliveryList" },
+);
+const Deleted = t.Object(
+  { success: t.Boolean(), message: t.String({ examples: ["Webhook deleted"] }) },
+  { title: "WebhookDeleted" },
+);
+
+const { page: P, limit: L } = WEBHOOK_LIMITS;
+const PageQuery = t.Object({
+  page: t.Optional(t.Integer({ minimum: P.min, maximum: P.max, description: "default 1" })),
+  limit: t.Optional(
+    t.Integer({ minimum: L.min, maximum: L.max, description: "1 to 100; default 10" }),
+  ),
+});
+const IdParams = t.Object({ id: t.String({ description: "webhook id (uuid)" }) });
+const error = (description: string) => t.Composite([ErrorSchema], { description });
+const errors = {
+  400: error("Validation failed, with details"),
+  404: error("no such webhook in the caller's organization (malformed ids included)"),
+  ...authErrorResponses,
+};
+
+type Json<T extends { static: unknown }> = T["static"];
+
+/** Domain validation paths start at the GraphQL `input`; a REST body is that input itself. */
+async function restPaths<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== "VALIDATION_FAILED" || !e.details) throw e;
+    throw validationFailed(
+      e.details.map(({ path, message }) => {
+        const rest = path[0] === "input" ? path.slice(1) : path;
+        return { path: rest.length > 0 ? rest : ["body"], message };
+      }),
+    );
+  }
+}
+
+const access = (scope: string) => `Scope ${scope} and permission webhooks.manage; any plan.`;
+
+/** Interface B webhook subscriptions and delivery log: thin adapters over GraphQL operations. */
+export const webhookRoutes = (deps: RestDeps) =>
+  new Elysia({ prefix: "/api/webhooks", tags: ["webhooks"] })
+    .use(apiKeyAuth(deps))
+    .get(
+      "",
+      async ({ run, query }) =>
+        (await run<{ webhooks: Json<typeof WebhookList> }>("ListWebhooks", query)).webhooks,
+      {
+        query: PageQuery,
+        response: { 200: WebhookList, ...errors },
+        detail: {
+          summary: "List webhooks",
+          description: `${access("webhooks:read")} Secrets are never shown.`,
+        },
+      },
+    )
+    .post(
+      "",
+      (ctx) =>
+        idempotent(deps.services, ctx, async () => {
+          const { createWebhook } = await restPaths(
+            ctx.run<{ createWebhook: Json<typeof CreatedWebhook> }>("CreateWebhook", {
+              input: ctx.body,
+            }),
+          );
+          return { status: 201, body: createWebhook };
+        }),
+      {
+        body: t.Object({
+          url: t.String({ description: "https URL of a public receiver" }),
+          events: Events,
+        }),
+        headers: t.Object({
+          "idempotency-key": t.Optional(
+            t.String({ description: "replays the first response for 24 h (same body)" }),
+          ),
+        }),
+        response: {
+          201: CreatedWebhook,
+          ...errors,
+          409: error(
+            "20 webhooks already exist, or Idempotency-Key reused with a different body / still in progress",
+          ),
+        },
+        detail: {
+          summary: "Subscribe a URL to project events",
+          description:
+            `${access("webhooks:write")} Answers the whsec_ signing secret once. The URL must be ` +
+            "https and resolve to public addresses (unless ALLOW_PRIVATE_WEBHOOK_URLS). " +
+            `At most ${WEBHOOK_LIMITS.perOrganization} per organization.`,
+        },
+      },
+    )
+    .get(
+      "/:id",
+      async ({ run, params }) =>
+        (await run<{ webhook: Json<typeof Webhook> }>("GetWebhook", { id: params.id })).webhook,
+      {
+        params: IdParams,
+        response: { 200: Webhook, ...errors },
+        detail: { summary: "Read a webhook", description: access("webhooks:read") },
+      },
+    )
+    .patch(
+      "/:id",
+      async ({ run, params, body }) =>
+        (
+          await restPaths(
+            run<{ updateWebhook: Json<typeof Webhook> }>("UpdateWebhook", {
+              id: params.id,
+              input: body,
+            }),
+          )
+        ).updateWebhook,
+      {
+        params: IdParams,
+        body: t.Object({
+          url: t.Optional(t.String()),
+          events: t.Optional(Events),
+          active: t.Optional(t.Boolean({ description: "true re-enables a disabled webhook" })),
+        }),
+        response: { 200: Webhook, ...errors },
+        detail: {
+          summary: "Change a webhook",
+          description: `${access("webhooks:write")} Give url, events, active or several.`,
+        },
+      },
+    )
+    .delete(
+      "/:id",
+      async ({ run, params }) =>
+        (await run<{ deleteWebhook: Json<typeof Deleted> }>("DeleteWebhook", { id: params.id }))
+          .deleteWebhook,
+      {
+        params: IdParams,
+        response: { 200: Deleted, ...errors },
+        detail: {
+          summary: "Delete a webhook",
+          description: `${access("webhooks:write")} Its pending deliveries are dropped.`,
+        },
+      },
+    )
+    .get(
+      "/:id/deliveries",
+      async ({ run, params, query }) =>
+        (
+          await run<{ webhookDeliveries: Json<typeof DeliveryList> }>("ListWebhookDeliveries", {
+            id: params.id,
+            ...query,
+          })
+        ).webhookDeliveries,
+      {
+        params: IdParams,
+        query: PageQuery,
+        response: { 200: DeliveryList, ...errors },
+        detail: {
+          summary: "Delivery log of a webhook",
+          description:
+            `${access("webhooks:read")} One entry per event sent to this webhook: attempts, ` +
+            "last status code and error, next attempt, delivered at.",
+        },
+      },
+    )
+    .post(
+      "/:id/deliveries/:deliveryId/retry",
+      async ({ run, params, set }) => {
+        const { retryWebhookDelivery } = await run<{
+          retryWebhookDelivery: Json<typeof Delivery>;
+        }>("RetryWebhookDelivery", { id: params.id, deliveryId: params.deliveryId });
+        set.status = 202;
+        return retryWebhookDelivery;
+      },
+      {
+        params: t.Object({ id: t.String(), deliveryId: t.String() }),
+        response: {
+          202: Delivery,
+          ...errors,
+          409: error("the webhook is disabled, or an attempt is in flight"),
+        },
+        detail: {
+          summary: "Send a delivery again now",
+          description:
+            `${access("webhooks:write")} Queues one more attempt at once, whatever the ` +
+            "delivery's state (a delivered event is sent again with the same webhook-id).",
+        },
+      },
+    );

@@ -1,0 +1,255 @@
+import { requirePermission, requireScope } from "../../auth/guard.ts";
+import type { Principal } from "../../auth/principal.ts";
+import type { Database } from "../../db/client.ts";
+import { ApiError, notFound } from "../../errors.ts";
+import { isUuid, Problems } from "../../validation.ts";
+import { WEBHOOK_CHANNEL, WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
+import { newWebhookSecret } from "../../webhooks/signer.ts";
+import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../webhooks/ssrf.ts";
+import * as q from "./queries.ts";
+
+/** Interface B webhook bounds (CONTRACT section 8; pagination as for projects). */
+export const WEBHOOK_LIMITS = {
+  perOrganization: 20,
+  urlMaxLength: 2048,
+  page: { min: 1, max: 2_147_483_647, default: 1 },
+  limit: { min: 1, max: 100, default: 10 },
+} as const;
+
+export interface WebhookInput {
+  url?: string | null;
+  events?: string[] | null;
+  active?: boolean | null;
+}
+
+const webhookJson = (row: q.SubscriptionRow) => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  active: row.active,
+  disabledReason: row.disabledReason,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+const deliveryJson = (row: q.DeliveryRow, now: Date) => ({
+  id: row.id,
+  webhookId: row.id,
+  subscriptionId: row.subscriptionId,
+  eventId: row.eventId,
+  eventType: row.eventType,
+  // a live lease means an instance is sending it right now
+  status:
+    row.status === "pending" && row.leaseUntil && row.leaseUntil > now ? "sending" : row.status,
+  attempts: row.attempts,
+  lastStatusCode: row.lastStatusCode,
+  lastError: row.lastError,
+  lastAttemptAt: row.lastAttemptAt,
+  nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
+  deliveredAt: row.deliveredAt,
+  createdAt: row.createdAt,
+});
+
+const webhookNotFound = () => notFound("Webhook not found");
+
+/**
+ * Webhook subscriptions of the caller's organization and their delivery log. Reading needs
+ * webhooks:read, changing webhooks:write, and the owner's role needs webhooks.manage for
+ * both (a subscription's target and log are administration data). Any plan may use it.
+ */
+export class WebhookService {
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => Date,
+    private readonly allowPrivate: boolean,
+    private readonly resolve?: Resolve,
+  ) {}
+
+  async list(principal: Principal, args: { page?: number | null; limit?: number | null }) {
+    allow(principal, "webhooks:read");
+    const { page, limit } = pageArgs(args);
+    const org = principal.organization.id;
+    const db = this.database.db;
+    const [rows, total] = await Promise.all([
+      q.listSubscriptions(db, org, { limit, offset: (page - 1) * limit }),
+      q.countSubscriptions(db, org),
+    ]);
+    return { data: rows.map(webhookJson), pagination: { page, limit, total } };
+  }
+
+  async get(principal: Principal, id: string) {
+    allow(principal, "webhooks:read");
+    return webhookJson(await this.owned(principal, id));
+  }
+
+  async create(principal: Principal, input: WebhookInput) {
+    allow(principal, "webhooks:write");
+    const problems = new Problems();
+    if (input.url == null) problems.add(["input", "url"], "Required");
+    if (input.events == null) problems.add(["input", "events"], "Required");
+    const values = await this.checkInput(problems, input);
+    problems.throwIfAny();
+    const organizationId = principal.organization.id;
+    const at = this.now();
+    const secret = newWebhookSecret();
+    const row = await this.database.db.transaction(async (tx) => {
+      await q.lockOrganization(tx, organizationId);
+      if ((await q.countSubscriptions(tx, organizationId)) >= WEBHOOK_LIMITS.perOrganization) {
+        throw new ApiError(
+          "CONFLICT",
+          `An organization can have at most ${WEBHOOK_LIMITS.perOrganization} webhooks; delete one first`,
+        );
+      }
+      return q.insertSubscription(tx, {
+        organizationId,
+        url: values.url as string,
+        events: values.events as string[],
+        secret,
+        at,
+      });
+    });
+    const { id, url, events, active, createdAt } = row;
+    return { id, url, events, active, createdAt, secret };
+  }
+
+  async update(principal: Principal, id: string, input: WebhookInput) {
+    allow(principal, "webhooks:write");
+    const problems = new Problems();
+    const values = await this.checkInput(problems, input);
+    problems.check(
+      values.url !== undefined || values.events !== undefined || values.active !== undefined,
+      ["input"],
+      "Give url, events, active or several",
+    );
+    problems.throwIfAny();
+    await this.owned(principal, id);
+    const changes: Parameters<typeof q.updateSubscription>[3] = {
+      ...values,
+      updatedAt: this.now(),
+    };
+    // re-enabling starts a clean slate: no old failing streak, no stale reason
+    if (values.active === true)
+      Object.assign(changes, { disabledReason: null, failingSince: null });
+    if (values.active === false) changes.disabledReason = null;
+    const row = await q.updateSubscription(
+      this.database.db,
+      principal.organization.id,
+      id,
+      changes,
+    );
+    if (!row) throw webhookNotFound();
+    return webhookJson(row);
+  }
+
+  async delete(principal: Principal, id: string) {
+    allow(principal, "webhooks:write");
+    const row = isUuid(id)
+      ? await q.deleteSubscription(this.database.db, principal.organization.id, id)
+      : undefined;
+    if (!row) throw webhookNotFound();
+    return { success: true, message: "Webhook deleted" };
+  }
+
+  async deliveries(
+    principal: Principal,
+    id: string,
+    args: { page?: number | null; limit?: number | null },
+  ) {
+    allow(principal, "webhooks:read");
+    const { page, limit } = pageArgs(args);
+    const subscription = await this.owned(principal, id);
+    const db = this.database.db;
+    const [rows, total] = await Promise.all([
+      q.listDeliveries(db, subscription.id, { limit, offset: (page - 1) * limit }),
+      q.countDeliveries(db, subscription.id),
+    ]);
+    const now = this.now();
+    return { data: rows.map((r) => deliveryJson(r, now)), pagination: { page, limit, total } };
+  }
+
+  /** Queues one more attempt of a delivery now, whatever its state, unless one is in flight. */
+  async retryDelivery(principal: Principal, id: string, deliveryId: string) {
+    allow(principal, "webhooks:write");
+    const subscription = await this.owned(principal, id);
+    const db = this.database.db;
+    const found = isUuid(deliveryId)
+      ? await q.findDelivery(db, subscription.id, deliveryId)
+      : undefined;
+    if (!found) throw notFound("Delivery not found");
+    if (!subscription.active) {
+      throw new ApiError(
+        "CONFLICT",
+        "The webhook is disabled; enable it (PATCH active: true) first",
+      );
+    }
+    const now = this.now();
+    if (!(await q.requeueDelivery(db, found.id, now))) {
+      throw new ApiError("CONFLICT", "An attempt of this delivery is in flight; try again shortly");
+    }
+    // read before waking the dispatcher, so the answer shows the queued state
+    const row = await q.findDelivery(db, subscription.id, found.id);
+    await this.database.notify(WEBHOOK_CHANNEL, found.id);
+    return deliveryJson(row as q.DeliveryRow, now);
+  }
+
+  private async owned(principal: Principal, id: string) {
+    const row = isUuid(id)
+      ? await q.findSubscription(this.database.db, principal.organization.id, id)
+      : undefined;
+    if (!row) throw webhookNotFound();
+    return row;
+  }
+
+  /** Checks the fields that are present; events are de-duplicated, order kept. */
+  private async checkInput(problems: Problems, input: WebhookInput) {
+    const url = input.url ?? undefined;
+    if (url !== undefined) {
+      if (url.length > WEBHOOK_LIMITS.urlMaxLength) {
+        problems.add(["input", "url"], `Must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`);
+      } else {
+        try {
+          await assertSafeTarget(url, this.allowPrivate, this.resolve, "accept");
+        } catch (error) {
+          if (!(error instanceof UnsafeUrlError)) throw error;
+          problems.add(["input", "url"], error.message);
+        }
+      }
+    }
+    const events = input.events ? [...new Set(input.events)] : undefined;
+    if (events !== undefined) {
+      problems.check(events.length > 0, ["input", "events"], "Give at least one event");
+      input.events?.forEach((event, index) => {
+        problems.check(
+          (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event),
+          ["input", "events", String(index)],
+          `Unknown event "${event}"; one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+        );
+      });
+    }
+    return { url, events, active: input.active ?? undefined };
+  }
+}
+
+function allow(principal: Principal, scope: "webhooks:read" | "webhooks:write") {
+  requireScope(principal, scope);
+  requirePermission(principal, "webhooks.manage");
+}
+
+function pageArgs(args: { page?: number | null; limit?: number | null }) {
+  const { page: p, limit: l } = WEBHOOK_LIMITS;
+  const page = args.page ?? p.default;
+  const limit = args.limit ?? l.default;
+  new Problems()
+    .check(
+      Number.isInteger(page) && page >= p.min && page <= p.max,
+      ["page"],
+      `Must be an integer from ${p.min} to ${p.max}`,
+    )
+    .check(
+      Number.isInteger(limit) && limit >= l.min && limit <= l.max,
+      ["limit"],
+      `Must be an integer from ${l.min} to ${l.max}`,
+    )
+    .throwIfAny();
+  return { page, limit };
+}

@@ -1,0 +1,233 @@
+import type { Database } from "../db/client.ts";
+import { errorFields, type Logger } from "../logger.ts";
+import {
+  type Claim,
+  claimDue,
+  disableSubscription,
+  finishAttempt,
+  loadForSend,
+  markSubscriptionFailing,
+  markSubscriptionHealthy,
+  releaseClaim,
+} from "./delivery-store.ts";
+import { WEBHOOK_CHANNEL } from "./outbox.ts";
+import { sendWebhook } from "./send.ts";
+import type { Resolve } from "./ssrf.ts";
+
+const SECOND = 1000;
+const HOUR = 3_600_000;
+
+/** Delay before retry n (CONTRACT section 8); after the last one the delivery has failed. */
+export const DEFAULT_BACKOFF_MS = [
+  5 * SECOND,
+  5 * 60 * SECOND,
+  30 * 60 * SECOND,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+];
+
+export interface DispatcherOptions {
+  /** retry delays, first retry first; tests shorten them */
+  backoffMs: number[];
+  /** ±fraction of random spread on each delay, so retries of many deliveries do not align */
+  jitter: number;
+  /** sends in flight in this process */
+  concurrency: number;
+  /** sends in flight to one subscription, across all instances */
+  perSubscription: number;
+  /** per-send timeout (connect to end of body) */
+  timeoutMs: number;
+  /** how often to look for due work besides NOTIFY wake-ups (retries coming due, missed notifies) */
+  pollMs: number;
+  /** how long `stop()` lets in-flight sends run before cutting them short */
+  shutdownGraceMs: number;
+  /** a subscription failing without a single success for this long is disabled */
+  disableAfterMs: number;
+  allowPrivate: boolean;
+  resolve?: Resolve;
+  random: () => number;
+}
+
+export const defaultDispatcherOptions = (allowPrivate: boolean): DispatcherOptions => ({
+  backoffMs: DEFAULT_BACKOFF_MS,
+  jitter: 0.2,
+  concurrency: 16,
+  perSubscription: 4,
+  timeoutMs: 10 * SECOND,
+  pollMs: SECOND,
+  shutdownGraceMs: 10 * SECOND,
+  disableAfterMs: 5 * 24 * HOUR,
+  allowPrivate,
+  random: Math.random,
+});
+
+/**
+ * The outbox worker: claims due deliveries (leases in Postgres, shared fairly between
+ * instances), sends them signed, and records the outcome with the next retry time. Wakes on
+ * the outbox's NOTIFY, when a send finishes, and on a short poll.
+ */
+export class WebhookDispatcher {
+  private readonly inFlight = new Set<Promise<void>>();
+  /** aborts sends still running when the shutdown grace period ends */
+  private readonly abort = new AbortController();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  /** the running claim loop, if any; stop() waits for it so no claim lands after */
+  private claiming: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly logger: Logger,
+    private readonly now: () => Date,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(WEBHOOK_CHANNEL, () => this.wake());
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.wake();
+  }
+
+  /** Stops claiming, lets in-flight sends finish (bounded), and gives back the ones cut short. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.unlisten?.().catch(() => {});
+    await this.claiming;
+    const all = Promise.allSettled([...this.inFlight]);
+    const grace = new Promise((resolve) => setTimeout(resolve, this.options.shutdownGraceMs));
+    const finished = await Promise.race([all.then(() => true), grace.then(() => false)]);
+    if (!finished) {
+      this.abort.abort();
+      await all;
+    }
+  }
+
+  /** Claims as much due work as there are free slots; coalesces concurrent wake-ups. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.claiming = this.fill()
+      .catch((error) => this.logger.warn("webhook claim failed", errorFields(error)))
+      .finally(() => {
+        this.claiming = undefined;
+      });
+  }
+
+  private async fill(): Promise<void> {
+    do {
+      this.again = false;
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free <= 0 || this.stopped) return;
+      const now = this.now();
+      const claims = await claimDue(this.database.db, {
+        now,
+        // a send never outlives its timeout, so a lease this long is only ever seen expired
+        // when the instance holding it has died
+        leaseUntil: new Date(now.getTime() + this.options.timeoutMs + 5 * SECOND),
+        limit: free,
+        perSubscription: this.options.perSubscription,
+      });
+      for (const claim of claims) this.track(this.attempt(claim));
+      if (claims.length === free) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  private track(work: Promise<void>) {
+    this.inFlight.add(work);
+    void work.finally(() => {
+      this.inFlight.delete(work);
+      this.wake();
+    });
+  }
+
+  private async attempt(claim: Claim): Promise<void> {
+    const db = this.database.db;
+    try {
+      const target = await loadForSend(db, claim.id);
+      if (!target) return;
+      if (!target.active) {
+        await finishAttempt(db, claim, {
+          status: "failed",
+          nextAttemptAt: null,
+          lastError: "Subscription disabled",
+          attempts: claim.attempts - 1,
+        });
+        return;
+      }
+      const result = await sendWebhook({
+        url: target.url,
+        secret: target.secret,
+        webhookId: claim.id,
+        payload: target.payload,
+        timeoutMs: this.options.timeoutMs,
+        allowPrivate: this.options.allowPrivate,
+        resolve: this.options.resolve,
+        signal: this.abort.signal,
+      });
+      if (result.kind === "aborted") {
+        await releaseClaim(db, claim);
+        return;
+      }
+      const now = this.now();
+      if (result.kind === "delivered") {
+        const mine = await finishAttempt(db, claim, {
+          status: "delivered",
+          deliveredAt: now,
+          nextAttemptAt: null,
+          lastStatusCode: result.status,
+          lastError: null,
+        });
+        if (mine) await markSubscriptionHealthy(db, target.subscriptionId);
+        return;
+      }
+      if (result.status === 410) {
+        await finishAttempt(db, claim, {
+          status: "failed",
+          nextAttemptAt: null,
+          lastStatusCode: 410,
+          lastError: "410 Gone: the subscription was disabled",
+        });
+        await disableSubscription(db, target.subscriptionId, "Receiver answered 410 Gone", now);
+        this.logger.warn("webhook subscription disabled", {
+          subscriptionId: target.subscriptionId,
+          reason: "410 Gone",
+        });
+        return;
+      }
+      const delay = this.options.backoffMs[claim.attempts - 1];
+      await finishAttempt(db, claim, {
+        status: delay === undefined ? "failed" : "pending",
+        nextAttemptAt: delay === undefined ? null : new Date(now.getTime() + this.jittered(delay)),
+        lastStatusCode: result.status ?? null,
+        lastError: result.error,
+      });
+      const since = await markSubscriptionFailing(db, target.subscriptionId, now);
+      if (since && now.getTime() - since.getTime() >= this.options.disableAfterMs) {
+        await disableSubscription(db, target.subscriptionId, "Failing for 5 days", now);
+        this.logger.warn("webhook subscription disabled", {
+          subscriptionId: target.subscriptionId,
+          reason: "failing for 5 days",
+        });
+      }
+    } catch (error) {
+      // the lease expires and another attempt follows; nothing is lost
+      this.logger.error("webhook attempt failed unexpectedly", {
+        deliveryId: claim.id,
+        ...errorFields(error),
+      });
+    }
+  }
+
+  private jittered(ms: number): number {
+    const spread = this.options.jitter * (2 * this.options.random() - 1);
+    return Math.max(0, Math.round(ms * (1 + spread)));
+  }
+}

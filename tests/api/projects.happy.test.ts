@@ -205,6 +205,22 @@ function suite(driver: DriverName) {
     expect(await storedProjects(db.database, organizationId)).toHaveLength(1);
   });
 
+  test("concurrent duplicates under one Idempotency-Key create one project and one event", async () => {
+    const { key, organizationId } = await projectMember(make);
+    await subscribeAll(db.database, organizationId);
+    const headers = { "idempotency-key": "burst-1" };
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => create(key, { name: "Burst" }, headers)),
+    );
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
+    expect(await storedProjects(db.database, organizationId)).toHaveLength(1);
+    expect((await outboxEvents(db.database, organizationId)).map((e) => e.type)).toEqual([
+      "project.created",
+    ]);
+  });
+
   test("any plan and seat may use projects when the role has the permissions", async () => {
     const free = await projectMember(make, { plan: "FREE", role: "technician" });
     expect((await create(free.key, { name: "Free plan" })).status).toBe(201);

@@ -124,22 +124,22 @@ async function runReserved(
 ): Promise<IdempotentResponse> {
   const { db } = services.database;
   const mine = and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key));
-  let response: IdempotentResponse;
   try {
-    response = await create();
+    const response = await create();
+    await db
+      .update(idempotencyKeys)
+      .set({
+        statusCode: response.status,
+        // a plain copy: GraphQL results are null-prototype objects, which Drizzle cannot bind
+        responseBody: JSON.parse(JSON.stringify(response.body)),
+        completedAt: services.now(),
+      })
+      .where(mine);
+    return response;
   } catch (error) {
     await db.delete(idempotencyKeys).where(mine);
     throw error;
   }
-  await db
-    .update(idempotencyKeys)
-    .set({
-      statusCode: response.status,
-      responseBody: response.body,
-      completedAt: services.now(),
-    })
-    .where(mine);
-  return response;
 }
 
 /** Drops remembered keys past their 24 hours, at most once a minute per process. */

@@ -51,7 +51,11 @@ export class RateLimits {
   ) {}
 
   /** Every /api/v1 request, before authentication; a refusal is answered at once. */
-  async beforeAuth(request: Request, path: string, headers: Headers): Promise<ApiError | undefined> {
+  async beforeAuth(
+    request: Request,
+    path: string,
+    headers: Headers,
+  ): Promise<ApiError | undefined> {
     if (!path.startsWith("/api/v1/")) return;
     const ip = requestMeta(request)?.clientIp ?? "unknown";
     const specs: BucketSpec[] = [

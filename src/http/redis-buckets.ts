@@ -48,15 +48,17 @@ return out
 
 const TIMEOUT_MS = 250;
 const WARN_EVERY_MS = 30_000;
+const RETRY_AFTER_FAILURE_MS = 5_000;
 
 /**
- * Buckets in Redis, shared by every instance. When Redis fails or is slow the request is not
- * refused: it falls back to this instance's own buckets (fail open) and the outage is logged,
- * at most every 30 s.
+ * Buckets in Redis, shared by every instance. When Redis fails or is slow (250 ms) the request
+ * is not refused: this instance's own buckets decide (fail open) for the next 5 s before Redis
+ * is tried again, and the outage is logged at most every 30 s.
  */
 export class RedisRateLimiter implements RateLimiter {
   private sha?: string;
   private lastWarning = 0;
+  private downUntil = 0;
 
   constructor(
     private readonly redis: RedisCommands,
@@ -66,6 +68,7 @@ export class RedisRateLimiter implements RateLimiter {
   ) {}
 
   async consume(specs: BucketSpec[]): Promise<BucketResult[]> {
+    if (Date.now() < this.downUntil) return this.fallback.consume(specs);
     try {
       const reply = await withTimeout(this.run(specs), TIMEOUT_MS);
       const allowed = reply[0] === 1;
@@ -78,6 +81,8 @@ export class RedisRateLimiter implements RateLimiter {
       }));
     } catch (error) {
       const now = Date.now();
+      // do not make every request wait for a dead Redis: try again in a few seconds
+      this.downUntil = now + RETRY_AFTER_FAILURE_MS;
       if (now - this.lastWarning >= WARN_EVERY_MS) {
         this.lastWarning = now;
         this.logger.warn("Redis rate limiter unavailable; using in-process buckets", {

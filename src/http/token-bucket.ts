@@ -59,14 +59,14 @@ interface Entry {
 /**
  * In-process buckets. Memory stays bounded under a flood of distinct IPs or keys: `sweep`
  * drops every bucket that has refilled completely (indistinguishable from a new one), and
- * past `maxEntries` the least recently used bucket goes at once (Map order is use order).
+ * past `maxEntries` the least recently used tenth goes at once (Map order is use order).
  */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Entry>();
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly maxEntries = 100_000,
+    private readonly maxEntries = 50_000,
   ) {}
 
   get size(): number {
@@ -90,12 +90,21 @@ export class MemoryRateLimiter implements RateLimiter {
         at: now,
         fullAt: now + ((spec.limit - left) * spec.windowMs) / spec.limit,
       });
-      if (this.buckets.size > this.maxEntries) {
-        const oldest = this.buckets.keys().next().value;
-        if (oldest !== undefined) this.buckets.delete(oldest);
-      }
+      if (this.buckets.size > this.maxEntries) this.evictOldest();
       return { name: spec.name, limit: spec.limit, windowMs: spec.windowMs, tokens: left, allowed };
     });
+  }
+
+  /**
+   * Drops the least recently used tenth in one pass: evicting one entry at a time would walk
+   * past the holes left by earlier deletions on every insert.
+   */
+  private evictOldest(): void {
+    let excess = this.buckets.size - Math.floor(this.maxEntries * 0.9);
+    for (const key of this.buckets.keys()) {
+      if (excess-- <= 0) break;
+      this.buckets.delete(key);
+    }
   }
 
   sweep(): void {

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { generateApiKey } from "../../src/auth/keys.ts";
+import { manualClock } from "../helpers/clock.ts";
+import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
+
+function suite(driver: DriverName) {
+  describe("without a trusted proxy", () => {
+    const clock = manualClock();
+    const { app } = useTestApp(driver, {
+      env: { RATE_LIMIT_IP_PER_MIN: "5", RATE_LIMIT_BURST_PER_SEC: "10" },
+      now: clock.now,
+    });
+
+    test("X-Forwarded-For from an untrusted peer does not buy a fresh IP bucket", async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await send(app, "/api/v1/whoami", {
+          peer: "192.0.2.60",
+          headers: { "x-forwarded-for": `198.51.100.${i}` },
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    });
+  });
+
+  describe("burst per IP for keyless and badly keyed requests", () => {
+    const clock = manualClock();
+    const { app, make } = useTestApp(driver, {
+      env: { RATE_LIMIT_IP_PER_MIN: "1000", RATE_LIMIT_BURST_PER_SEC: "10" },
+      now: clock.now,
+    });
+
+    test("eleven invented keys in one second from one address → the 11th is Too many requests", async () => {
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 11; i++) {
+        last = await send(app, "/api/v1/whoami", { key: generateApiKey(), peer: "192.0.2.80" });
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([...Array(10).fill(401), 429]);
+      expect(await last?.json()).toEqual({ error: "Too many requests", retryAfter: 1 });
+      // a valid key from the same address has its own burst bucket
+      const { key } = await make.member();
+      expect((await send(app, "/api/v1/whoami", { key, peer: "192.0.2.80" })).status).toBe(200);
+    });
+
+    test("POST /alerts/ingest (no key) is limited by the IP's burst bucket", async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const response = await send(app, "/api/v1/alerts/ingest", {
+          peer: "192.0.2.81",
+          body: { source: "nagios", title: "disk full" },
+        });
+        statuses.push(response.status);
+        expect(response.headers.get("ratelimit-policy")).toBe('"ip";q=1000;w=60, "burst";q=10;w=1');
+        expect(response.headers.get("x-quota-used"), "ingest is not counted in a quota").toBeNull();
+      }
+      expect(statuses.slice(0, 10)).not.toContain(429);
+      expect(statuses[10]).toBe(429);
+    });
+
+    test("one organization's exhausted key does not limit another organization", async () => {
+      const a = await make.member();
+      const b = await make.member();
+      for (let i = 0; i < 10; i++)
+        await send(app, "/api/v1/whoami", { key: a.key, peer: "192.0.2.82" });
+      expect((await send(app, "/api/v1/whoami", { key: a.key, peer: "192.0.2.82" })).status).toBe(
+        429,
+      );
+      expect((await send(app, "/api/v1/whoami", { key: b.key, peer: "192.0.2.82" })).status).toBe(
+        200,
+      );
+    });
+  });
+}
+
+describeEachDriver("rate limit security", suite);

@@ -14,11 +14,21 @@ import { rateLimitPlugin } from "./http/rate-limit.ts";
 import type { RedisCommands } from "./http/redis-buckets.ts";
 import { requestContext } from "./http/request-context.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { agentReleaseRoutes } from "./modules/agent-releases/rest.ts";
+import { AgentReleaseService } from "./modules/agent-releases/service.ts";
+import { alertRoutes } from "./modules/alerts/rest.ts";
+import { AlertService } from "./modules/alerts/service.ts";
+import { groupRoutes } from "./modules/groups/rest.ts";
+import { GroupService } from "./modules/groups/service.ts";
 import { identityRoutes } from "./modules/identity/rest.ts";
 import { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import { OperatorService } from "./modules/operator/service.ts";
 import { projectRoutes } from "./modules/projects/rest.ts";
 import { ProjectService } from "./modules/projects/service.ts";
+import { unitRoutes } from "./modules/units/rest.ts";
+import { UnitService } from "./modules/units/service.ts";
+import { memberRoutes } from "./modules/users/rest.ts";
+import { MemberService } from "./modules/users/service.ts";
 import { webhookRoutes } from "./modules/webhooks/rest.ts";
 import { WebhookService } from "./modules/webhooks/service.ts";
 import type { Services } from "./services.ts";
@@ -87,6 +97,11 @@ function buildElysia(
       }),
     )
     .use(identityRoutes(deps))
+    .use(unitRoutes(deps))
+    .use(groupRoutes(deps))
+    .use(memberRoutes(deps))
+    .use(agentReleaseRoutes(deps))
+    .use(alertRoutes(deps))
     .use(projectRoutes(deps))
     .use(webhookRoutes(deps))
     .use(graphqlRoute(services, schema));
@@ -105,6 +120,11 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     keys,
     operator: new OperatorService(database, keys, now),
     apiKeys: new ApiKeyAdmin(database, keys, now),
+    units: new UnitService(database),
+    groups: new GroupService(database),
+    members: new MemberService(database),
+    agentReleases: new AgentReleaseService(database),
+    alerts: new AlertService(database, now),
     projects: new ProjectService(database, now),
     webhooks: new WebhookService(
       database,

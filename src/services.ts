@@ -3,9 +3,14 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
 import type { Logger } from "./logger.ts";
+import type { AgentReleaseService } from "./modules/agent-releases/service.ts";
+import type { AlertService } from "./modules/alerts/service.ts";
+import type { GroupService } from "./modules/groups/service.ts";
 import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import type { OperatorService } from "./modules/operator/service.ts";
 import type { ProjectService } from "./modules/projects/service.ts";
+import type { UnitService } from "./modules/units/service.ts";
+import type { MemberService } from "./modules/users/service.ts";
 import type { WebhookService } from "./modules/webhooks/service.ts";
 
 /** Long-lived collaborators, built once per app and handed to resolvers through the context. */
@@ -19,6 +24,11 @@ export interface Services {
   /** rate limits and daily quota; absent when built with `limits: false` (benchmark baseline) */
   limits?: RateLimits;
   projects: ProjectService;
+  units: UnitService;
+  groups: GroupService;
+  members: MemberService;
+  agentReleases: AgentReleaseService;
+  alerts: AlertService;
   webhooks: WebhookService;
   now: () => Date;
 }

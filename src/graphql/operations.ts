@@ -45,6 +45,48 @@ export const operations = {
       deleteProject(id: $id) { success message }
     }
   `,
+  ListEquipmentUnits: /* GraphQL */ `
+    query ListEquipmentUnits($limit: Int, $offset: Int) {
+      equipmentUnits(limit: $limit, offset: $offset) {
+        data { id name parentId createdAt }
+        pagination { total limit offset }
+      }
+    }
+  `,
+  ListGroups: /* GraphQL */ `
+    query ListGroups($limit: Int, $offset: Int) {
+      groups(limit: $limit, offset: $offset) {
+        data { id name description memberCount createdAt }
+        pagination { total limit offset }
+      }
+    }
+  `,
+  ListUsers: /* GraphQL */ `
+    query ListUsers($limit: Int, $offset: Int) {
+      users(limit: $limit, offset: $offset) {
+        data { userId role profile { firstName lastName email } }
+        pagination { total limit offset }
+      }
+    }
+  `,
+  ListAgentReleases: /* GraphQL */ `
+    query ListAgentReleases($limit: Int, $offset: Int, $platform: String, $channel: String) {
+      agentReleases(limit: $limit, offset: $offset, platform: $platform, channel: $channel) {
+        data { id version platform architecture channel releasedAt downloadUrl sha256 }
+        pagination { total limit offset }
+      }
+    }
+  `,
+  ListAlerts: /* GraphQL */ `
+    query ListAlerts($limit: Int, $offset: Int, $status: String, $severity: String) {
+      alerts(limit: $limit, offset: $offset, status: $status, severity: $severity) {
+        data {
+          id source externalId severity status title message equipmentId occurredAt receivedAt
+        }
+        pagination { total limit offset }
+      }
+    }
+  `,
   ListWebhooks: /* GraphQL */ `
     query ListWebhooks($page: Int, $limit: Int) {
       webhooks(page: $page, limit: $limit) {

@@ -1,8 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createSchema } from "graphql-yoga";
+import { agentReleaseResolvers } from "../modules/agent-releases/resolvers.ts";
+import { alertResolvers } from "../modules/alerts/resolvers.ts";
+import { groupResolvers } from "../modules/groups/resolvers.ts";
 import { identityResolvers } from "../modules/identity/resolvers.ts";
 import { operatorResolvers } from "../modules/operator/resolvers.ts";
 import { projectResolvers } from "../modules/projects/resolvers.ts";
+import { unitResolvers } from "../modules/units/resolvers.ts";
+import { memberResolvers } from "../modules/users/resolvers.ts";
 import { webhookResolvers } from "../modules/webhooks/resolvers.ts";
 import type { GraphQLContext } from "./context.ts";
 import { DateTime } from "./scalars.ts";
@@ -20,6 +25,17 @@ export function loadTypeDefs(): string[] {
 export function buildSchema() {
   return createSchema<GraphQLContext>({
     typeDefs: loadTypeDefs(),
-    resolvers: [{ DateTime }, identityResolvers, operatorResolvers, projectResolvers, webhookResolvers],
+    resolvers: [
+      { DateTime },
+      identityResolvers,
+      operatorResolvers,
+      projectResolvers,
+      unitResolvers,
+      groupResolvers,
+      memberResolvers,
+      agentReleaseResolvers,
+      alertResolvers,
+      webhookResolvers,
+    ],
   });
 }

@@ -25,3 +25,10 @@ export const authErrorResponses = {
     description: "unexpected server error; the cause is logged with the request id",
   }),
 };
+
+/** The 400 of routes that validate a query or body. */
+export const validationErrorResponse = {
+  400: t.Composite([ErrorSchema], {
+    description: "Validation failed, with details naming each field",
+  }),
+};

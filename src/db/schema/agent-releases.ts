@@ -21,5 +21,7 @@ export const agentReleases = pgTable(
     unique("agent_releases_build_key").on(t.version, t.platform, t.architecture, t.channel),
     index("agent_releases_released_idx").on(t.releasedAt.desc(), t.id.desc()),
     index("agent_releases_platform_channel_idx").on(t.platform, t.channel, t.releasedAt.desc()),
+    // GET /agent-releases?channel=… without a platform
+    index("agent_releases_channel_released_idx").on(t.channel, t.releasedAt.desc(), t.id.desc()),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "agent_releases_channel_released_idx" ON "agent_releases" USING btree ("channel","released_at" DESC NULLS LAST,"id" DESC NULLS LAST);

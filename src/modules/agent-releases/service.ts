@@ -1,0 +1,64 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { agentReleases, equipmentPlatformEnum } from "../../db/schema/index.ts";
+import { Problems } from "../../validation.ts";
+import { fetchPage, type PageArgs, pageWindow } from "../shared/page.ts";
+
+export const RELEASE_PLATFORMS = equipmentPlatformEnum.enumValues;
+export const CHANNEL_LENGTH = { min: 1, max: 50 } as const;
+
+export interface ReleaseFilters extends PageArgs {
+  platform?: string | null;
+  channel?: string | null;
+}
+
+type ReleaseRow = typeof agentReleases.$inferSelect;
+
+export const releaseJson = (row: ReleaseRow) => ({
+  id: row.id,
+  version: row.version,
+  platform: row.platform,
+  architecture: row.architecture,
+  channel: row.channel,
+  releasedAt: row.releasedAt,
+  downloadUrl: row.downloadUrl,
+  sha256: row.sha256,
+});
+
+/**
+ * Agent releases are published by the operator for everyone, so the list is global and needs
+ * nothing beyond API access (the seed lists no scope). An unknown channel is simply empty; an
+ * unknown platform is a mistake and answers 400.
+ */
+export class AgentReleaseService {
+  constructor(private readonly database: Database) {}
+
+  list(args: ReleaseFilters) {
+    const window = pageWindow(args);
+    const problems = new Problems();
+    const { platform, channel } = args;
+    if (platform != null) {
+      problems.check(
+        (RELEASE_PLATFORMS as readonly string[]).includes(platform),
+        ["platform"],
+        `Must be one of ${RELEASE_PLATFORMS.join(", ")}`,
+      );
+    }
+    if (channel != null)
+      problems.length(channel, ["channel"], CHANNEL_LENGTH.min, CHANNEL_LENGTH.max);
+    problems.throwIfAny();
+    const filters: SQL[] = [];
+    if (platform != null) filters.push(eq(agentReleases.platform, platform));
+    if (channel != null) filters.push(eq(agentReleases.channel, channel));
+    const where = and(...filters);
+    const db = this.database.db;
+    return fetchPage(
+      db,
+      db.select().from(agentReleases).where(where).$dynamic(),
+      { from: agentReleases, where },
+      [agentReleases.releasedAt, agentReleases.id],
+      window,
+      releaseJson,
+    );
+  }
+}

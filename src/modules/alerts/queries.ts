@@ -1,0 +1,74 @@
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { alerts, equipment, ingestSources, organizations } from "../../db/schema/index.ts";
+
+export type AlertRow = typeof alerts.$inferSelect;
+export type NewAlert = typeof alerts.$inferInsert & { id: string };
+
+/** Named data access for alerts and ingest; every query is confined to one organization. */
+
+export function alertsPage(db: Executor, where: SQL | undefined) {
+  return db.select().from(alerts).where(where).$dynamic();
+}
+
+/**
+ * The organization whose ingest source covers this address. The gist index on `cidr` serves
+ * `<<=`. Overlapping sources of different organizations are resolved by the most specific
+ * network, then the oldest source, so the answer never depends on row order.
+ */
+export async function organizationForAddress(db: Executor, ip: string) {
+  const [row] = await db
+    .select({ id: organizations.id, plan: organizations.plan })
+    .from(ingestSources)
+    .innerJoin(organizations, eq(organizations.id, ingestSources.organizationId))
+    .where(sql`${ip}::inet <<= ${ingestSources.cidr}`)
+    .orderBy(sql`masklen(${ingestSources.cidr}) desc`, ingestSources.createdAt, ingestSources.id)
+    .limit(1);
+  return row;
+}
+
+/** Which of these ids are equipment of the organization. */
+export async function existingEquipmentIds(db: Executor, organizationId: string, ids: string[]) {
+  if (ids.length === 0) return new Set<string>();
+  const rows = await db
+    .select({ id: equipment.id })
+    .from(equipment)
+    .where(and(eq(equipment.organizationId, organizationId), inArray(equipment.id, ids)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Inserts the alerts, skipping any whose source + externalId the organization already has
+ * (the partial unique index; a concurrent twin waits for the first and is skipped too).
+ * Answers the ids actually inserted.
+ */
+export async function insertAlertsSkippingDuplicates(db: Executor, rows: NewAlert[]) {
+  const inserted = await db
+    .insert(alerts)
+    .values(rows)
+    .onConflictDoNothing()
+    .returning({ id: alerts.id });
+  return new Set(inserted.map((row) => row.id));
+}
+
+/** Ids of the organization's alerts with these source + externalId pairs, keyed `source\0id`. */
+export async function alertIdsByExternalKey(
+  db: Executor,
+  organizationId: string,
+  keys: { source: string; externalId: string }[],
+) {
+  if (keys.length === 0) return new Map<string, string>();
+  const rows = await db
+    .select({ id: alerts.id, source: alerts.source, externalId: alerts.externalId })
+    .from(alerts)
+    .where(
+      and(
+        eq(alerts.organizationId, organizationId),
+        inArray(alerts.externalId, [...new Set(keys.map((key) => key.externalId))]),
+        inArray(alerts.source, [...new Set(keys.map((key) => key.source))]),
+      ),
+    );
+  return new Map(rows.map((row) => [externalKey(row.source, row.externalId as string), row.id]));
+}
+
+export const externalKey = (source: string, externalId: string) => `${source}\u0000${externalId}`;

@@ -1,0 +1,173 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import { requirePermission, requireScope } from "../../auth/guard.ts";
+import type { Principal } from "../../auth/principal.ts";
+import type { Database } from "../../db/client.ts";
+import { alertStatusEnum, alerts } from "../../db/schema/index.ts";
+import { forbidden, validationFailed } from "../../errors.ts";
+import { Problems } from "../../validation.ts";
+import { fetchPage, type PageArgs, pageWindow } from "../shared/page.ts";
+import { ALERT_SEVERITIES, parseIngestBody } from "./ingest-input.ts";
+import {
+  type AlertRow,
+  alertIdsByExternalKey,
+  alertsPage,
+  existingEquipmentIds,
+  externalKey,
+  insertAlertsSkippingDuplicates,
+  type NewAlert,
+  organizationForAddress,
+} from "./queries.ts";
+
+export const ALERT_STATUSES = alertStatusEnum.enumValues;
+
+export interface AlertFilters extends PageArgs {
+  status?: string | null;
+  severity?: string | null;
+}
+
+export interface IngestResult {
+  received: number;
+  created: number;
+  duplicates: number;
+  /** one id per received alert, in order; a duplicate gets the id of the alert it repeats */
+  ids: string[];
+}
+
+export const alertJson = (row: AlertRow) => ({
+  id: row.id,
+  source: row.source,
+  externalId: row.externalId,
+  severity: row.severity,
+  status: row.status,
+  title: row.title,
+  message: row.message,
+  equipmentId: row.equipmentId,
+  occurredAt: row.occurredAt,
+  receivedAt: row.receivedAt,
+});
+
+const IP_NOT_ALLOWED = "IP not allowed";
+
+export class AlertService {
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Scope alerts:read and permission alerts.view; newest received first. */
+  list(principal: Principal, args: AlertFilters) {
+    requireScope(principal, "alerts:read");
+    requirePermission(principal, "alerts.view");
+    const window = pageWindow(args);
+    const { status, severity } = args;
+    const problems = new Problems();
+    const filters: SQL[] = [eq(alerts.organizationId, principal.organization.id)];
+    if (status != null) {
+      problems.check(
+        (ALERT_STATUSES as readonly string[]).includes(status),
+        ["status"],
+        `Must be one of ${ALERT_STATUSES.join(", ")}`,
+      );
+      filters.push(eq(alerts.status, status as AlertRow["status"]));
+    }
+    if (severity != null) {
+      problems.check(
+        (ALERT_SEVERITIES as readonly string[]).includes(severity),
+        ["severity"],
+        `Must be one of ${ALERT_SEVERITIES.join(", ")}`,
+      );
+      filters.push(eq(alerts.severity, severity as AlertRow["severity"]));
+    }
+    problems.throwIfAny();
+    const where = and(...filters);
+    const db = this.database.db;
+    return fetchPage(
+      db,
+      alertsPage(db, where),
+      { from: alerts, where },
+      [alerts.receivedAt, alerts.id],
+      window,
+      alertJson,
+    );
+  }
+
+  /**
+   * POST /alerts/ingest. There is no key: the caller's address must fall in an ingest source
+   * of an organization, which also names the organization. The whole body is checked before
+   * anything is stored; an equipmentId unknown to that organization is a field problem (an
+   * id of another organization looks exactly the same). Duplicates (same source and
+   * externalId as a stored alert, or as an earlier alert of the same batch) are not stored
+   * again; their position in `ids` holds the id of the alert they repeat.
+   */
+  async ingest(clientIp: string | undefined, body: unknown): Promise<IngestResult> {
+    const db = this.database.db;
+    const organization = clientIp ? await organizationForAddress(db, clientIp) : undefined;
+    if (!organization) throw forbidden(IP_NOT_ALLOWED);
+    if (organization.plan === "FREE") throw forbidden("API access requires the Pro plan");
+    const items = parseIngestBody(body);
+    const wanted = [...new Set(items.flatMap((item) => item.equipmentId ?? []))];
+    const known = await existingEquipmentIds(db, organization.id, wanted);
+    const unknown = items.filter((item) => item.equipmentId && !known.has(item.equipmentId));
+    if (unknown.length > 0) {
+      throw validationFailed(
+        unknown.map((item) => ({
+          path: [...item.path, "equipmentId"],
+          message: "Unknown equipment",
+        })),
+      );
+    }
+
+    const receivedAt = this.now();
+    // the first alert of a batch with a given source + externalId stands for its repeats
+    const firstOfKey = new Map<string, number>();
+    const ids: string[] = [];
+    const rows: NewAlert[] = [];
+    items.forEach((item, index) => {
+      const key = item.externalId === null ? null : externalKey(item.source, item.externalId);
+      const first = key === null ? undefined : firstOfKey.get(key);
+      if (first !== undefined) {
+        ids.push(ids[first] as string);
+        return;
+      }
+      if (key !== null) firstOfKey.set(key, index);
+      const id = crypto.randomUUID();
+      ids.push(id);
+      rows.push({
+        id,
+        organizationId: organization.id,
+        source: item.source,
+        externalId: item.externalId,
+        severity: item.severity,
+        title: item.title,
+        message: item.message,
+        equipmentId: item.equipmentId,
+        occurredAt: item.occurredAt,
+        receivedAt,
+      });
+    });
+    const inserted = await insertAlertsSkippingDuplicates(db, rows);
+    // rows not inserted repeat an alert stored earlier (or concurrently): answer its id
+    const skipped = rows.filter((row) => !inserted.has(row.id));
+    if (skipped.length > 0) {
+      const existing = await alertIdsByExternalKey(
+        db,
+        organization.id,
+        skipped.map((row) => ({ source: row.source, externalId: row.externalId as string })),
+      );
+      const replace = new Map(
+        skipped.map((row) => [
+          row.id,
+          existing.get(externalKey(row.source, row.externalId as string)) ?? row.id,
+        ]),
+      );
+      for (let i = 0; i < ids.length; i++)
+        ids[i] = replace.get(ids[i] as string) ?? (ids[i] as string);
+    }
+    return {
+      received: items.length,
+      created: inserted.size,
+      duplicates: items.length - inserted.size,
+      ids,
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { Elysia, t } from "elysia";
+import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { envelope, PageQuery } from "../../http/list-schemas.ts";
+import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
+
+const Group = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    name: t.String(),
+    description: t.Nullable(t.String()),
+    memberCount: t.Integer({ description: "members still in the organization" }),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  { title: "Group" },
+);
+const GroupList = envelope(Group, "GroupList");
+
+/** GET /api/v1/groups over the ListGroups operation. */
+export const groupRoutes = (deps: RestDeps) =>
+  new Elysia({ prefix: "/api/v1", tags: ["groups"] })
+    .use(apiKeyAuth(deps))
+    .get(
+      "/groups",
+      async ({ run, query }) =>
+        (await run<{ groups: typeof GroupList.static }>("ListGroups", query)).groups,
+      {
+        query: t.Object(PageQuery),
+        response: { 200: GroupList, ...validationErrorResponse, ...authErrorResponses },
+        detail: {
+          summary: "List groups",
+          description:
+            "Scope users:read and permission users.view. Pagination envelope, newest first; " +
+            "`limit` 1 to 200 (default 50), `offset` ≥ 0. `memberCount` counts members who " +
+            "still belong to the organization.",
+        },
+      },
+    );

@@ -1,0 +1,52 @@
+import { Elysia, t } from "elysia";
+import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { envelope, PageQuery } from "../../http/list-schemas.ts";
+import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
+
+const Member = t.Object(
+  {
+    userId: t.String({ format: "uuid" }),
+    role: t.String({ description: "admin, technician or a custom role name" }),
+    profile: t.Object({
+      firstName: t.String(),
+      lastName: t.String(),
+      email: t.Optional(
+        t.String({ description: "present only when the key owner holds users.manage" }),
+      ),
+    }),
+  },
+  { title: "User" },
+);
+const MemberList = envelope(Member, "UserList");
+
+interface MemberData {
+  users: {
+    data: { userId: string; role: string; profile: { email: string | null } }[];
+    pagination: typeof MemberList.static.pagination;
+  };
+}
+
+/** GET /api/v1/users over the ListUsers operation. */
+export const memberRoutes = (deps: RestDeps) =>
+  new Elysia({ prefix: "/api/v1", tags: ["users"] }).use(apiKeyAuth(deps)).get(
+    "/users",
+    async ({ run, query }) => {
+      const { users } = await run<MemberData>("ListUsers", query);
+      // GraphQL answers a withheld email as null; the seed omits the field instead
+      for (const member of users.data) {
+        if (member.profile.email === null) delete (member.profile as { email?: unknown }).email;
+      }
+      return users as typeof MemberList.static;
+    },
+    {
+      query: t.Object(PageQuery),
+      response: { 200: MemberList, ...validationErrorResponse, ...authErrorResponses },
+      detail: {
+        summary: "List organization members",
+        description:
+          "Scope users:read and permission users.view. Pagination envelope, newest member " +
+          "first; `limit` 1 to 200 (default 50), `offset` ≥ 0. `profile.email` appears only " +
+          "when the key owner holds users.manage.",
+      },
+    },
+  );

@@ -152,7 +152,7 @@ function suite(driver: DriverName) {
       "mutation($input: BulkCreateEquipmentInput!) { bulkCreateEquipment(input: $input) { created } }",
       { input: { items: items(101) } },
     );
-    expect(json.errors[0].extensions).toMatchObject({
+    expect(json.errors?.[0].extensions).toMatchObject({
       status: 400,
       details: [{ path: ["items"], message: "Must have 1 to 100 items (got 101)" }],
     });

@@ -145,13 +145,13 @@ function suite(driver: DriverName) {
       key,
       `mutation { createTicket(input: { title: "abc", description: "long enough text" }) { id } }`,
     );
-    expect(json.errors[0].message).toBe("Validation failed");
-    expect(json.errors[0].extensions).toMatchObject({
+    expect(json.errors?.[0].message).toBe("Validation failed");
+    expect(json.errors?.[0].extensions).toMatchObject({
       status: 400,
       details: [{ path: ["title"], message: "Must be 5 to 200 characters" }],
     });
     const list = await graphql(app, key, "{ tickets(limit: 201) { data { id } } }");
-    expect(list.json.errors[0].extensions.details).toEqual([
+    expect(list.json.errors?.[0].extensions.details).toEqual([
       { path: ["limit"], message: "Must be an integer from 1 to 200" },
     ]);
     expect(await ticketCount(organizationId)).toBe(0);

@@ -18,6 +18,8 @@ import { agentReleaseRoutes } from "./modules/agent-releases/rest.ts";
 import { AgentReleaseService } from "./modules/agent-releases/service.ts";
 import { alertRoutes } from "./modules/alerts/rest.ts";
 import { AlertService } from "./modules/alerts/service.ts";
+import { equipmentRoutes, installRoutes } from "./modules/equipment/rest.ts";
+import { EquipmentService } from "./modules/equipment/service.ts";
 import { groupRoutes } from "./modules/groups/rest.ts";
 import { GroupService } from "./modules/groups/service.ts";
 import { identityRoutes } from "./modules/identity/rest.ts";
@@ -25,6 +27,8 @@ import { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import { OperatorService } from "./modules/operator/service.ts";
 import { projectRoutes } from "./modules/projects/rest.ts";
 import { ProjectService } from "./modules/projects/service.ts";
+import { ticketRoutes } from "./modules/tickets/rest.ts";
+import { TicketService } from "./modules/tickets/service.ts";
 import { unitRoutes } from "./modules/units/rest.ts";
 import { UnitService } from "./modules/units/service.ts";
 import { memberRoutes } from "./modules/users/rest.ts";
@@ -102,6 +106,9 @@ function buildElysia(
     .use(memberRoutes(deps))
     .use(agentReleaseRoutes(deps))
     .use(alertRoutes(deps))
+    .use(ticketRoutes(deps))
+    .use(equipmentRoutes(deps))
+    .use(installRoutes(deps))
     .use(projectRoutes(deps))
     .use(webhookRoutes(deps))
     .use(graphqlRoute(services, schema));
@@ -126,6 +133,8 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     agentReleases: new AgentReleaseService(database),
     alerts: new AlertService(database, now),
     projects: new ProjectService(database, now),
+    tickets: new TicketService(database, now),
+    equipment: new EquipmentService(database, config.publicBaseUrl, now),
     webhooks: new WebhookService(
       database,
       now,

@@ -5,10 +5,12 @@ import type { RateLimits } from "./http/rate-limit.ts";
 import type { Logger } from "./logger.ts";
 import type { AgentReleaseService } from "./modules/agent-releases/service.ts";
 import type { AlertService } from "./modules/alerts/service.ts";
+import type { EquipmentService } from "./modules/equipment/service.ts";
 import type { GroupService } from "./modules/groups/service.ts";
 import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import type { OperatorService } from "./modules/operator/service.ts";
 import type { ProjectService } from "./modules/projects/service.ts";
+import type { TicketService } from "./modules/tickets/service.ts";
 import type { UnitService } from "./modules/units/service.ts";
 import type { MemberService } from "./modules/users/service.ts";
 import type { WebhookService } from "./modules/webhooks/service.ts";
@@ -24,6 +26,8 @@ export interface Services {
   /** rate limits and daily quota; absent when built with `limits: false` (benchmark baseline) */
   limits?: RateLimits;
   projects: ProjectService;
+  tickets: TicketService;
+  equipment: EquipmentService;
   units: UnitService;
   groups: GroupService;
   members: MemberService;

@@ -45,6 +45,38 @@ export const operations = {
       deleteProject(id: $id) { success message }
     }
   `,
+  ListTickets: /* GraphQL */ `
+    query ListTickets($limit: Int, $offset: Int, $status: TicketStatus, $priority: TicketPriority) {
+      tickets(limit: $limit, offset: $offset, status: $status, priority: $priority) {
+        data { id title status priority equipmentId createdBy createdAt }
+        pagination { total limit offset }
+      }
+    }
+  `,
+  ListEquipment: /* GraphQL */ `
+    query ListEquipment($limit: Int, $offset: Int, $status: EquipmentStatus) {
+      equipments(limit: $limit, offset: $offset, status: $status) {
+        data {
+          id name type platform location unitId managedBy assignedUserId status createdAt
+        }
+        pagination { total limit offset }
+      }
+    }
+  `,
+  BulkCreateEquipment: /* GraphQL */ `
+    mutation BulkCreateEquipment($input: BulkCreateEquipmentInput!) {
+      bulkCreateEquipment(input: $input) {
+        requested created failed
+        items { name id installUrl }
+        errors { index name error }
+      }
+    }
+  `,
+  CreateTicket: /* GraphQL */ `
+    mutation CreateTicket($input: CreateTicketInput!) {
+      createTicket(input: $input) { id title status priority equipmentId createdBy createdAt }
+    }
+  `,
   ListEquipmentUnits: /* GraphQL */ `
     query ListEquipmentUnits($limit: Int, $offset: Int) {
       equipmentUnits(limit: $limit, offset: $offset) {

@@ -2,10 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createSchema } from "graphql-yoga";
 import { agentReleaseResolvers } from "../modules/agent-releases/resolvers.ts";
 import { alertResolvers } from "../modules/alerts/resolvers.ts";
+import { equipmentResolvers } from "../modules/equipment/resolvers.ts";
 import { groupResolvers } from "../modules/groups/resolvers.ts";
 import { identityResolvers } from "../modules/identity/resolvers.ts";
 import { operatorResolvers } from "../modules/operator/resolvers.ts";
 import { projectResolvers } from "../modules/projects/resolvers.ts";
+import { ticketResolvers } from "../modules/tickets/resolvers.ts";
 import { unitResolvers } from "../modules/units/resolvers.ts";
 import { memberResolvers } from "../modules/users/resolvers.ts";
 import { webhookResolvers } from "../modules/webhooks/resolvers.ts";
@@ -30,6 +32,8 @@ export function buildSchema() {
       identityResolvers,
       operatorResolvers,
       projectResolvers,
+      ticketResolvers,
+      equipmentResolvers,
       unitResolvers,
       groupResolvers,
       memberResolvers,

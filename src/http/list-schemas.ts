@@ -37,10 +37,7 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(
   values: V,
   description?: string,
 ) =>
-  t.Union(
-    values.map((value) => t.Literal(value)) as TSchema[],
-    {
-      error: `Must be one of: ${values.join(", ")}`,
-      description: description ?? `one of ${values.join(", ")}`,
-    },
-  ) as unknown as TUnion<[TLiteral<V[number]>]>;
+  t.Union(values.map((value) => t.Literal(value)) as TSchema[], {
+    error: `Must be one of: ${values.join(", ")}`,
+    description: description ?? `one of ${values.join(", ")}`,
+  }) as unknown as TUnion<[TLiteral<V[number]>]>;

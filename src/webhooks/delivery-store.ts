@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
-import { webhookDeliveries, webhookEvents, webhookSubscriptions } from "../db/schema/index.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../db/schema/index.ts";
 
 /** The dispatcher's statements. Every write after a claim is guarded by the claim's lease. */
 
@@ -15,16 +15,15 @@ export interface Claim {
   id: string;
   attempts: number;
   leaseUntil: Date;
+  /** what the send needs, read by the claim itself so the send starts at once */
+  subscriptionId: string;
+  url: string;
+  secret: string;
+  active: boolean;
+  failingSince: Date | null;
+  payload: unknown;
 }
 
-/**
- * Leases up to `limit` due deliveries in one statement. `FOR UPDATE SKIP LOCKED` lets several
- * instances claim at once without waiting on or taking each other's rows; the re-checked
- * conditions skip rows another instance leased since this statement's snapshot. At most
- * `perSubscription` deliveries of one subscription are in flight, counting every instance's
- * live leases, so one slow receiver cannot take all the slots. An expired lease (its instance
- * died mid-send) makes the delivery claimable again.
- */
 export async function claimDue(
   db: Executor,
   options: { now: Date; leaseUntil: Date; limit: number; perSubscription: number },
@@ -33,19 +32,18 @@ export async function claimDue(
   const due = sql`d.status = 'pending' and d.next_attempt_at <= ${ts(now)}
     and (d.lease_until is null or d.lease_until <= ${ts(now)})`;
   const result = await db.execute(sql`
-    with candidates as (
-      select c.id from (
-        select d.id, d.subscription_id, d.next_attempt_at,
-          row_number() over (partition by d.subscription_id order by d.next_attempt_at, d.id) as rn
-        from webhook_deliveries d
-        where ${due}
-      ) c
-      where c.rn + (
-        select count(*) from webhook_deliveries f
-        where f.subscription_id = c.subscription_id and f.status = 'pending'
-          and f.lease_until > ${ts(now)}
-      ) <= ${perSubscription}
-      order by c.next_attempt_at, c.id
+    with busy as (
+      select subscription_id, count(*) as n from webhook_deliveries
+      where status = 'pending' and lease_until > ${ts(now)}
+      group by subscription_id
+    ), ranked as (
+      select d.id, d.next_attempt_at, coalesce(b.n, 0) as busy,
+        row_number() over (partition by d.subscription_id order by d.next_attempt_at, d.id) as rn
+      from webhook_deliveries d left join busy b on b.subscription_id = d.subscription_id
+      where ${due}
+    ), candidates as (
+      select id from ranked where rn + busy <= ${perSubscription}
+      order by next_attempt_at, id
       limit ${limit}
     ), claimed as (
       select d.id from webhook_deliveries d
@@ -54,30 +52,36 @@ export async function claimDue(
     )
     update webhook_deliveries d
     set lease_until = ${ts(leaseUntil)}, attempts = d.attempts + 1, last_attempt_at = ${ts(now)}
-    from claimed where d.id = claimed.id
-    returning d.id, d.attempts`);
-  return rowsOf<{ id: string; attempts: number }>(result).map((row) => ({
+    from claimed
+      join webhook_deliveries x on x.id = claimed.id
+      join webhook_subscriptions s on s.id = x.subscription_id
+      join webhook_events e on e.id = x.event_id
+    where d.id = claimed.id
+    returning d.id, d.attempts, s.id as subscription_id, s.url, s.secret, s.active,
+      s.failing_since, e.payload`);
+  return rowsOf<ClaimRow>(result).map((row) => ({
     id: row.id,
     attempts: Number(row.attempts),
     leaseUntil,
+    subscriptionId: row.subscription_id,
+    url: row.url,
+    secret: row.secret,
+    active: row.active,
+    failingSince: row.failing_since ? new Date(row.failing_since) : null,
+    // drivers differ on whether raw jsonb arrives parsed
+    payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
   }));
 }
 
-/** What a send needs: the event body and the subscription's target and secret. */
-export async function loadForSend(db: Executor, id: string) {
-  const [row] = await db
-    .select({
-      subscriptionId: webhookSubscriptions.id,
-      url: webhookSubscriptions.url,
-      secret: webhookSubscriptions.secret,
-      active: webhookSubscriptions.active,
-      payload: webhookEvents.payload,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.id, webhookDeliveries.subscriptionId))
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.id, id));
-  return row;
+interface ClaimRow {
+  id: string;
+  attempts: number | string;
+  subscription_id: string;
+  url: string;
+  secret: string;
+  active: boolean;
+  failing_since: Date | string | null;
+  payload: unknown;
 }
 
 type DeliveryChanges = Partial<typeof webhookDeliveries.$inferInsert>;

@@ -5,7 +5,6 @@ import {
   claimDue,
   disableSubscription,
   finishAttempt,
-  loadForSend,
   markSubscriptionFailing,
   markSubscriptionHealthy,
   releaseClaim,
@@ -62,6 +61,20 @@ export const defaultDispatcherOptions = (allowPrivate: boolean): DispatcherOptio
   allowPrivate,
   random: Math.random,
 });
+
+/**
+ * Delay before the next attempt after `attempts` failed ones, spread by ±jitter so retries of
+ * many deliveries do not arrive together; undefined once the schedule is used up.
+ */
+export function retryDelay(
+  attempts: number,
+  options: Pick<DispatcherOptions, "backoffMs" | "jitter" | "random">,
+): number | undefined {
+  const base = options.backoffMs[attempts - 1];
+  if (base === undefined) return undefined;
+  const spread = options.jitter * (2 * options.random() - 1);
+  return Math.max(0, Math.round(base * (1 + spread)));
+}
 
 /**
  * The outbox worker: claims due deliveries (leases in Postgres, shared fairly between
@@ -151,8 +164,7 @@ export class WebhookDispatcher {
   private async attempt(claim: Claim): Promise<void> {
     const db = this.database.db;
     try {
-      const target = await loadForSend(db, claim.id);
-      if (!target) return;
+      const target = claim;
       if (!target.active) {
         await finishAttempt(db, claim, {
           status: "failed",
@@ -185,7 +197,8 @@ export class WebhookDispatcher {
           lastStatusCode: result.status,
           lastError: null,
         });
-        if (mine) await markSubscriptionHealthy(db, target.subscriptionId);
+        // ends a failing streak; the common healthy case costs no write
+        if (mine && target.failingSince) await markSubscriptionHealthy(db, target.subscriptionId);
         return;
       }
       if (result.status === 410) {
@@ -202,10 +215,10 @@ export class WebhookDispatcher {
         });
         return;
       }
-      const delay = this.options.backoffMs[claim.attempts - 1];
+      const delay = retryDelay(claim.attempts, this.options);
       await finishAttempt(db, claim, {
         status: delay === undefined ? "failed" : "pending",
-        nextAttemptAt: delay === undefined ? null : new Date(now.getTime() + this.jittered(delay)),
+        nextAttemptAt: delay === undefined ? null : new Date(now.getTime() + delay),
         lastStatusCode: result.status ?? null,
         lastError: result.error,
       });
@@ -224,10 +237,5 @@ export class WebhookDispatcher {
         ...errorFields(error),
       });
     }
-  }
-
-  private jittered(ms: number): number {
-    const spread = this.options.jitter * (2 * this.options.random() - 1);
-    return Math.max(0, Math.round(ms * (1 + spread)));
   }
 }

@@ -60,7 +60,11 @@ function suite(driver: DriverName) {
     await eventually(() => receiver.received.length >= 3, "three events");
     expect(receiver.rejected, "every signature verifies").toEqual([]);
     const byType = Object.fromEntries(receiver.received.map((r) => [r.body.type, r.body]));
-    expect(Object.keys(byType).sort()).toEqual(["project.created", "project.deleted", "project.updated"]);
+    expect(Object.keys(byType).sort()).toEqual([
+      "project.created",
+      "project.deleted",
+      "project.updated",
+    ]);
     expect(byType["project.created"]).toEqual({
       type: "project.created",
       timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
@@ -113,7 +117,10 @@ function suite(driver: DriverName) {
   test("retries stop after the schedule: failed, with the last status and error", async () => {
     const { key, receiver, hook } = await subscribed([503, 503, 503, 503, 503]);
     await createProject(key, "Down");
-    await eventually(async () => (await deliveries(key, hook.id))[0]?.status === "failed", "failed");
+    await eventually(
+      async () => (await deliveries(key, hook.id))[0]?.status === "failed",
+      "failed",
+    );
     const [log] = await deliveries(key, hook.id);
     expect(log).toMatchObject({ attempts: 4, lastStatusCode: 503, nextAttemptAt: null });
     expect(log.lastError).toContain("HTTP 503");
@@ -123,7 +130,10 @@ function suite(driver: DriverName) {
   test("410 Gone disables the subscription and stops its deliveries", async () => {
     const { key, receiver, hook } = await subscribed([410]);
     await createProject(key, "Gone");
-    await eventually(async () => (await deliveries(key, hook.id))[0]?.status === "failed", "failed");
+    await eventually(
+      async () => (await deliveries(key, hook.id))[0]?.status === "failed",
+      "failed",
+    );
     const read = await (await send(app, `/api/webhooks/${hook.id}`, { key })).json();
     expect(read).toMatchObject({ active: false, disabledReason: "Receiver answered 410 Gone" });
     await createProject(key, "After");
@@ -134,7 +144,6 @@ function suite(driver: DriverName) {
 
   test("a redirect is not followed and counts as a failure", async () => {
     const { key, receiver: target } = await subscribed();
-    let secret: string | undefined;
     const bouncer = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
@@ -145,11 +154,13 @@ function suite(driver: DriverName) {
       body: { url: `http://127.0.0.1:${bouncer.port}/`, events: ["project.updated"] },
     });
     const hook = await res.json();
-    secret = hook.secret;
-    expect(secret).toStartWith("whsec_");
+    expect(hook.secret).toStartWith("whsec_");
     const project = await createProject(key, "Bounce");
     await send(app, `/api/projects/${project.id}`, { method: "PATCH", key, body: { name: "B" } });
-    await eventually(async () => (await deliveries(key, hook.id))[0]?.lastError != null, "an attempt");
+    await eventually(
+      async () => (await deliveries(key, hook.id))[0]?.lastError != null,
+      "an attempt",
+    );
     const [log] = await deliveries(key, hook.id);
     bouncer.stop(true);
     expect(log.lastStatusCode).toBe(302);
@@ -163,7 +174,11 @@ function suite(driver: DriverName) {
   test("a receiver slower than the timeout is an attempt that timed out", async () => {
     const { key, hook } = await subscribed([200], ["project.created"], 1500);
     await createProject(key, "Slow");
-    await eventually(async () => (await deliveries(key, hook.id))[0]?.lastError != null, "timeout", 5000);
+    await eventually(
+      async () => (await deliveries(key, hook.id))[0]?.lastError != null,
+      "timeout",
+      5000,
+    );
     const [log] = await deliveries(key, hook.id);
     expect(log.lastError).toBe("Timed out after 1000 ms");
     expect(log.lastStatusCode).toBeNull();
@@ -175,19 +190,27 @@ function suite(driver: DriverName) {
     const fast = startReceiver(() => fastSecret);
     receivers.push(slow, fast);
     const subscribe = async (url: string) =>
-      (await send(app, "/api/webhooks", { key, body: { url, events: ["project.created"] } })).json();
+      (
+        await send(app, "/api/webhooks", { key, body: { url, events: ["project.created"] } })
+      ).json();
     const slowSecret: string = (await subscribe(slow.url)).secret;
     const fastSecret: string = (await subscribe(fast.url)).secret;
     expect(organizationId).toBeString();
     await Promise.all(Array.from({ length: 12 }, (_, i) => createProject(key, `P${i}`)));
     await eventually(() => fast.deliveredIds().size === 12, "all fast deliveries", 5000);
-    expect(slow.deliveredIds().size, "the slow receiver is still working through its queue").toBeLessThan(12);
+    expect(
+      slow.deliveredIds().size,
+      "the slow receiver is still working through its queue",
+    ).toBeLessThan(12);
   });
 
   test("manual retry sends a failed delivery again with the same webhook-id", async () => {
     const { key, receiver, hook } = await subscribed([500, 500, 500, 500]);
     await createProject(key, "Again");
-    await eventually(async () => (await deliveries(key, hook.id))[0]?.status === "failed", "failed");
+    await eventually(
+      async () => (await deliveries(key, hook.id))[0]?.status === "failed",
+      "failed",
+    );
     const [failed] = await deliveries(key, hook.id);
     const res = await send(app, `/api/webhooks/${hook.id}/deliveries/${failed.id}/retry`, {
       method: "POST",
@@ -196,7 +219,10 @@ function suite(driver: DriverName) {
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ id: failed.id, status: "pending", attempts: 4 });
     await eventually(() => receiver.deliveredIds().has(failed.webhookId), "the manual retry");
-    await eventually(async () => (await deliveries(key, hook.id))[0]?.status === "delivered", "log");
+    await eventually(
+      async () => (await deliveries(key, hook.id))[0]?.status === "delivered",
+      "log",
+    );
     expect((await deliveries(key, hook.id))[0].attempts).toBe(5);
   });
 }
@@ -219,7 +245,10 @@ describe("a subscription failing for 5 days is disabled", () => {
     const receiver = startReceiver(() => secret, { script: [500, 500, 500] });
     try {
       const hook = await (
-        await send(app, "/api/webhooks", { key, body: { url: receiver.url, events: ["project.created"] } })
+        await send(app, "/api/webhooks", {
+          key,
+          body: { url: receiver.url, events: ["project.created"] },
+        })
       ).json();
       secret = hook.secret;
       await send(app, "/api/projects", { key, body: { name: "X" } });
@@ -234,9 +263,10 @@ describe("a subscription failing for 5 days is disabled", () => {
       }, "disabled");
       const read = await (await send(app, `/api/webhooks/${hook.id}`, { key })).json();
       expect(read.disabledReason).toBe("Failing for 5 days");
-      expect(receiver.received.map((r) => r.status), "disabled at the second failure").toEqual([
-        500, 500,
-      ]);
+      expect(
+        receiver.received.map((r) => r.status),
+        "disabled at the second failure",
+      ).toEqual([500, 500]);
     } finally {
       receiver.stop();
     }

@@ -49,7 +49,12 @@ export function startReceiver(secret: () => string | undefined, options: Receive
         }
         if (options.delayMs) await Bun.sleep(options.delayMs);
         const status = script.shift() ?? 200;
-        received.push({ webhookId: id, timestamp: headers["webhook-timestamp"] ?? "", body, status });
+        received.push({
+          webhookId: id,
+          timestamp: headers["webhook-timestamp"] ?? "",
+          body,
+          status,
+        });
         return new Response(status === 200 ? "ok" : "nope", { status });
       } finally {
         inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
@@ -68,7 +73,11 @@ export function startReceiver(secret: () => string | undefined, options: Receive
 }
 
 /** Polls until `check` is true (deliveries are asynchronous); fails with `what` after the timeout. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);

@@ -166,6 +166,29 @@ function suite(driver: DriverName) {
     );
     expect(deleted.json.data).toEqual({ deleteWebhook: { success: true } });
   });
+
+  test("OpenAPI documents every webhook route with its responses", async () => {
+    const doc = await (await send(app, "/swagger/json")).json();
+    const responses = (path: string, method: string) =>
+      Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
+    const standard = ["200", "400", "401", "403", "404", "500"];
+    expect(responses("/api/webhooks", "get")).toEqual(["200", "400", "401", "403", "500"]);
+    expect(responses("/api/webhooks", "post")).toEqual(["201", "400", "401", "403", "409", "500"]);
+    expect(responses("/api/webhooks/{id}", "get")).toEqual(standard);
+    expect(responses("/api/webhooks/{id}", "patch")).toEqual(standard);
+    expect(responses("/api/webhooks/{id}", "delete")).toEqual(standard);
+    expect(responses("/api/webhooks/{id}/deliveries", "get")).toEqual(standard);
+    expect(responses("/api/webhooks/{id}/deliveries/{deliveryId}/retry", "post")).toEqual([
+      "202",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "500",
+    ]);
+    expect(doc.paths["/api/webhooks"].post.summary).toBe("Subscribe a URL to project events");
+  });
 }
 
 describeEachDriver("webhooks happy path", suite);

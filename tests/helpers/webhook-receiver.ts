@@ -27,6 +27,7 @@ export function startReceiver(secret: () => string | undefined, options: Receive
   const rejected: string[] = [];
   const inFlight = new Map<string, number>();
   const overlaps: string[] = [];
+  const arrived: string[] = [];
   const script = [...(options.script ?? [])];
   const server = Bun.serve({
     port: 0,
@@ -35,6 +36,7 @@ export function startReceiver(secret: () => string | undefined, options: Receive
       const text = await request.text();
       const headers = Object.fromEntries(request.headers);
       const id = headers["webhook-id"] ?? "";
+      arrived.push(id);
       const now = (inFlight.get(id) ?? 0) + 1;
       inFlight.set(id, now);
       if (now > 1) overlaps.push(id);
@@ -66,6 +68,8 @@ export function startReceiver(secret: () => string | undefined, options: Receive
     received,
     rejected,
     overlaps,
+    /** webhook-ids of requests that reached the receiver, answered or not yet */
+    arrived,
     /** successful (2xx) receipts, one per webhook-id */
     deliveredIds: () => new Set(received.filter((r) => r.status < 300).map((r) => r.webhookId)),
     stop: () => server.stop(true),

@@ -78,10 +78,10 @@ const PageQuery = t.Object({
 });
 const IdParams = t.Object({ id: t.String({ description: "webhook id (uuid)" }) });
 const error = (description: string) => t.Composite([ErrorSchema], { description });
+const listErrors = { 400: error("Validation failed, with details"), ...authErrorResponses };
 const errors = {
-  400: error("Validation failed, with details"),
+  ...listErrors,
   404: error("no such webhook in the caller's organization (malformed ids included)"),
-  ...authErrorResponses,
 };
 
 type Json<T extends { static: unknown }> = T["static"];
@@ -113,7 +113,7 @@ export const webhookRoutes = (deps: RestDeps) =>
         (await run<{ webhooks: Json<typeof WebhookList> }>("ListWebhooks", query)).webhooks,
       {
         query: PageQuery,
-        response: { 200: WebhookList, ...errors },
+        response: { 200: WebhookList, ...listErrors },
         detail: {
           summary: "List webhooks",
           description: `${access("webhooks:read")} Secrets are never shown.`,
@@ -143,7 +143,7 @@ export const webhookRoutes = (deps: RestDeps) =>
         }),
         response: {
           201: CreatedWebhook,
-          ...errors,
+          ...listErrors,
           409: error(
             "20 webhooks already exist, or Idempotency-Key reused with a different body / still in progress",
           ),

@@ -70,7 +70,10 @@ export interface TestAppOptions {
   /** shared rate-limit buckets in Redis, under a key prefix of the test's own */
   redis?: AppOptions["redis"];
   redisPrefix?: string;
-  /** webhook dispatcher settings (fast retries, fake DNS); false: no dispatcher */
+  /**
+   * webhook dispatcher settings (fast retries, fake DNS). Unset: no dispatcher, so its poll
+   * queries and sends stay out of suites that do not test delivery.
+   */
   webhooks?: AppOptions["webhooks"];
 }
 
@@ -95,7 +98,7 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     database,
     logger,
     now: options.now,
-    webhooks: options.webhooks,
+    webhooks: options.webhooks ?? false,
     redis: options.redis,
     redisPrefix: options.redisPrefix,
   });

@@ -49,7 +49,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       redirect: "manual",
       signal: AbortSignal.any([timeout, input.signal]),
     });
-    const text = await response.text().catch(() => "");
+    const text = await readSnippet(response);
     if (response.status >= 200 && response.status < 300) {
       return { kind: "delivered", status: response.status };
     }
@@ -72,4 +72,34 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
     if (timeout.aborted) return { kind: "failed", error: `Timed out after ${input.timeoutMs} ms` };
     return { kind: "failed", error: `Could not connect: ${(error as Error).message}` };
   }
+}
+
+/**
+ * The first bytes of the answer, for the log; the rest is cancelled, so a receiver answering
+ * with an endless body costs neither memory nor the full timeout.
+ */
+async function readSnippet(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < ERROR_BODY_CHARS * 4) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // a broken body does not change the verdict, which the status already gave
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return new TextDecoder().decode(bytes);
 }

@@ -171,6 +171,40 @@ function suite(driver: DriverName) {
     ).toEqual([]);
   });
 
+  test("a failing answer with an endless body is cut short and logged with its first bytes", async () => {
+    const { key } = await make.member({ scopes: SCOPES });
+    const endless = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () =>
+        new Response(
+          new ReadableStream({
+            pull: (controller) => controller.enqueue(new TextEncoder().encode("x".repeat(4096))),
+          }),
+          { status: 500 },
+        ),
+    });
+    try {
+      const hook = await (
+        await send(app, "/api/webhooks", {
+          key,
+          body: { url: `http://127.0.0.1:${endless.port}/`, events: ["project.created"] },
+        })
+      ).json();
+      await createProject(key, "Endless");
+      await eventually(
+        async () => (await deliveries(key, hook.id))[0]?.lastError != null,
+        "the attempt is recorded",
+        3000,
+      );
+      const [log] = await deliveries(key, hook.id);
+      expect(log.lastStatusCode).toBe(500);
+      expect(log.lastError).toBe(`HTTP 500: ${"x".repeat(200)}`);
+    } finally {
+      endless.stop(true);
+    }
+  });
+
   test("a receiver slower than the timeout is an attempt that timed out", async () => {
     const { key, hook } = await subscribed([200], ["project.created"], 1500);
     await createProject(key, "Slow");

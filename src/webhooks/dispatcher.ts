@@ -9,72 +9,19 @@ import {
   markSubscriptionHealthy,
   releaseClaim,
 } from "./delivery-store.ts";
+import { type DispatcherOptions, retryDelay } from "./dispatcher-options.ts";
 import { WEBHOOK_CHANNEL } from "./outbox.ts";
 import { sendWebhook } from "./send.ts";
-import type { Resolve } from "./ssrf.ts";
 
-const SECOND = 1000;
-const HOUR = 3_600_000;
+export {
+  DEFAULT_BACKOFF_MS,
+  type DispatcherOptions,
+  defaultDispatcherOptions,
+  retryDelay,
+} from "./dispatcher-options.ts";
 
-/** Delay before retry n (CONTRACT section 8); after the last one the delivery has failed. */
-export const DEFAULT_BACKOFF_MS = [
-  5 * SECOND,
-  5 * 60 * SECOND,
-  30 * 60 * SECOND,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-];
-
-export interface DispatcherOptions {
-  /** retry delays, first retry first; tests shorten them */
-  backoffMs: number[];
-  /** ±fraction of random spread on each delay, so retries of many deliveries do not align */
-  jitter: number;
-  /** sends in flight in this process */
-  concurrency: number;
-  /** sends in flight to one subscription, across all instances */
-  perSubscription: number;
-  /** per-send timeout (connect to end of body) */
-  timeoutMs: number;
-  /** how often to look for due work besides NOTIFY wake-ups (retries coming due, missed notifies) */
-  pollMs: number;
-  /** how long `stop()` lets in-flight sends run before cutting them short */
-  shutdownGraceMs: number;
-  /** a subscription failing without a single success for this long is disabled */
-  disableAfterMs: number;
-  allowPrivate: boolean;
-  resolve?: Resolve;
-  random: () => number;
-}
-
-export const defaultDispatcherOptions = (allowPrivate: boolean): DispatcherOptions => ({
-  backoffMs: DEFAULT_BACKOFF_MS,
-  jitter: 0.2,
-  concurrency: 16,
-  perSubscription: 4,
-  timeoutMs: 10 * SECOND,
-  pollMs: SECOND,
-  shutdownGraceMs: 10 * SECOND,
-  disableAfterMs: 5 * 24 * HOUR,
-  allowPrivate,
-  random: Math.random,
-});
-
-/**
- * Delay before the next attempt after `attempts` failed ones, spread by ±jitter so retries of
- * many deliveries do not arrive together; undefined once the schedule is used up.
- */
-export function retryDelay(
-  attempts: number,
-  options: Pick<DispatcherOptions, "backoffMs" | "jitter" | "random">,
-): number | undefined {
-  const base = options.backoffMs[attempts - 1];
-  if (base === undefined) return undefined;
-  const spread = options.jitter * (2 * options.random() - 1);
-  return Math.max(0, Math.round(base * (1 + spread)));
-}
+/** a lease outlives the send's own timeout by this much */
+const LEASE_MARGIN_MS = 5_000;
 
 /**
  * The outbox worker: claims due deliveries (leases in Postgres, shared fairly between
@@ -144,7 +91,7 @@ export class WebhookDispatcher {
         now,
         // a send never outlives its timeout, so a lease this long is only ever seen expired
         // when the instance holding it has died
-        leaseUntil: new Date(now.getTime() + this.options.timeoutMs + 5 * SECOND),
+        leaseUntil: new Date(now.getTime() + this.options.timeoutMs + LEASE_MARGIN_MS),
         limit: free,
         perSubscription: this.options.perSubscription,
       });

@@ -2,87 +2,21 @@ import { Elysia, t } from "elysia";
 import { ApiError, validationFailed } from "../../errors.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
-import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
-import { WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
+import {
+  CreatedWebhook,
+  Deleted,
+  Delivery,
+  DeliveryList,
+  Events,
+  error,
+  errors,
+  IdParams,
+  listErrors,
+  PageQuery,
+  Webhook,
+  WebhookList,
+} from "./models.ts";
 import { WEBHOOK_LIMITS } from "./service.ts";
-
-const Timestamp = t.String({ format: "date-time" });
-const NullableTimestamp = t.Nullable(Timestamp);
-const Events = t.Array(t.String(), {
-  description: `one or more of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
-});
-
-const Webhook = t.Object(
-  {
-    id: t.String({ format: "uuid" }),
-    url: t.String(),
-    events: t.Array(t.String()),
-    active: t.Boolean(),
-    disabledReason: t.Nullable(
-      t.String({ description: "why the service disabled it (410 Gone, failing for 5 days)" }),
-    ),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  },
-  { title: "Webhook" },
-);
-const CreatedWebhook = t.Object(
-  {
-    id: t.String({ format: "uuid" }),
-    url: t.String(),
-    events: t.Array(t.String()),
-    active: t.Boolean(),
-    createdAt: Timestamp,
-    secret: t.String({ description: "whsec_… signing secret; shown only in this answer" }),
-  },
-  { title: "CreatedWebhook" },
-);
-const Pagination = t.Object({ page: t.Integer(), limit: t.Integer(), total: t.Integer() });
-const WebhookList = t.Object(
-  { data: t.Array(Webhook, { description: "newest first" }), pagination: Pagination },
-  { title: "WebhookList" },
-);
-const Delivery = t.Object(
-  {
-    id: t.String({ format: "uuid" }),
-    webhookId: t.String({ description: "the webhook-id header, the same on every retry" }),
-    subscriptionId: t.String({ format: "uuid" }),
-    eventId: t.String({ format: "uuid" }),
-    eventType: t.String(),
-    status: t.UnionEnum(["pending", "sending", "delivered", "failed"]),
-    attempts: t.Integer(),
-    lastStatusCode: t.Nullable(t.Integer()),
-    lastError: t.Nullable(t.String()),
-    lastAttemptAt: NullableTimestamp,
-    nextAttemptAt: t.Nullable(Timestamp, { description: "null unless pending" }),
-    deliveredAt: NullableTimestamp,
-    createdAt: Timestamp,
-  },
-  { title: "WebhookDelivery" },
-);
-const DeliveryList = t.Object(
-  { data: t.Array(Delivery, { description: "newest first" }), pagination: Pagination },
-  { title: "WebhookDeliveryList" },
-);
-const Deleted = t.Object(
-  { success: t.Boolean(), message: t.String({ examples: ["Webhook deleted"] }) },
-  { title: "WebhookDeleted" },
-);
-
-const { page: P, limit: L } = WEBHOOK_LIMITS;
-const PageQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: P.min, maximum: P.max, description: "default 1" })),
-  limit: t.Optional(
-    t.Integer({ minimum: L.min, maximum: L.max, description: "1 to 100; default 10" }),
-  ),
-});
-const IdParams = t.Object({ id: t.String({ description: "webhook id (uuid)" }) });
-const error = (description: string) => t.Composite([ErrorSchema], { description });
-const listErrors = { 400: error("Validation failed, with details"), ...authErrorResponses };
-const errors = {
-  ...listErrors,
-  404: error("no such webhook in the caller's organization (malformed ids included)"),
-};
 
 type Json<T extends { static: unknown }> = T["static"];
 

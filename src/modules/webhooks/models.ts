@@ -1,0 +1,84 @@
+import { t } from "elysia";
+import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
+import { WEBHOOK_LIMITS } from "./service.ts";
+
+/** Typebox models of the webhook routes: request validation and the OpenAPI document. */
+
+const Timestamp = t.String({ format: "date-time" });
+const NullableTimestamp = t.Nullable(Timestamp);
+export const Events = t.Array(t.String(), {
+  description: `one or more of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+});
+
+export const Webhook = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    url: t.String(),
+    events: t.Array(t.String()),
+    active: t.Boolean(),
+    disabledReason: t.Nullable(
+      t.String({ description: "why the service disabled it (410 Gone, failing for 5 days)" }),
+    ),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: "Webhook" },
+);
+export const CreatedWebhook = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    url: t.String(),
+    events: t.Array(t.String()),
+    active: t.Boolean(),
+    createdAt: Timestamp,
+    secret: t.String({ description: "whsec_… signing secret; shown only in this answer" }),
+  },
+  { title: "CreatedWebhook" },
+);
+const Pagination = t.Object({ page: t.Integer(), limit: t.Integer(), total: t.Integer() });
+export const WebhookList = t.Object(
+  { data: t.Array(Webhook, { description: "newest first" }), pagination: Pagination },
+  { title: "WebhookList" },
+);
+export const Delivery = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    webhookId: t.String({ description: "the webhook-id header, the same on every retry" }),
+    subscriptionId: t.String({ format: "uuid" }),
+    eventId: t.String({ format: "uuid" }),
+    eventType: t.String(),
+    status: t.UnionEnum(["pending", "sending", "delivered", "failed"]),
+    attempts: t.Integer(),
+    lastStatusCode: t.Nullable(t.Integer()),
+    lastError: t.Nullable(t.String()),
+    lastAttemptAt: NullableTimestamp,
+    nextAttemptAt: t.Nullable(Timestamp, { description: "null unless pending" }),
+    deliveredAt: NullableTimestamp,
+    createdAt: Timestamp,
+  },
+  { title: "WebhookDelivery" },
+);
+export const DeliveryList = t.Object(
+  { data: t.Array(Delivery, { description: "newest first" }), pagination: Pagination },
+  { title: "WebhookDeliveryList" },
+);
+export const Deleted = t.Object(
+  { success: t.Boolean(), message: t.String({ examples: ["Webhook deleted"] }) },
+  { title: "WebhookDeleted" },
+);
+
+const { page: P, limit: L } = WEBHOOK_LIMITS;
+export const PageQuery = t.Object({
+  page: t.Optional(t.Integer({ minimum: P.min, maximum: P.max, description: "default 1" })),
+  limit: t.Optional(
+    t.Integer({ minimum: L.min, maximum: L.max, description: "1 to 100; default 10" }),
+  ),
+});
+export const IdParams = t.Object({ id: t.String({ description: "webhook id (uuid)" }) });
+export const error = (description: string) => t.Composite([ErrorSchema], { description });
+export const listErrors = { 400: error("Validation failed, with details"), ...authErrorResponses };
+export const errors = {
+  ...listErrors,
+  404: error("no such webhook in the caller's organization (malformed ids included)"),
+};

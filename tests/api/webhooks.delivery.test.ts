@@ -263,7 +263,7 @@ function suite(driver: DriverName) {
 
 describeEachDriver("webhook delivery", suite);
 
-describe("a subscription failing for 5 days is disabled", () => {
+describe("inactive subscriptions (clock-driven)", () => {
   let offset = 0;
   const { app, make } = useTestApp("pglite", {
     env: ENV,
@@ -301,6 +301,44 @@ describe("a subscription failing for 5 days is disabled", () => {
         receiver.received.map((r) => r.status),
         "disabled at the second failure",
       ).toEqual([500, 500]);
+    } finally {
+      receiver.stop();
+    }
+  }, 20_000);
+
+  test("a pending delivery of a webhook PATCHed inactive ends as failed, unsent; retry waits for re-enabling", async () => {
+    const { key } = await make.member({ scopes: SCOPES });
+    let secret: string | undefined;
+    const receiver = startReceiver(() => secret, { script: [500] });
+    try {
+      const hook = await (
+        await send(app, "/api/webhooks", {
+          key,
+          body: { url: receiver.url, events: ["project.created"] },
+        })
+      ).json();
+      secret = hook.secret;
+      await send(app, "/api/projects", { key, body: { name: "Paused" } });
+      const log = async () =>
+        (await (await send(app, `/api/webhooks/${hook.id}/deliveries`, { key })).json()).data[0];
+      await eventually(async () => (await log())?.lastStatusCode === 500, "first failure recorded");
+      const paused = await send(app, `/api/webhooks/${hook.id}`, {
+        method: "PATCH",
+        key,
+        body: { active: false },
+      });
+      expect(paused.status).toBe(200);
+      offset += 120_000; // the retry comes due
+      await eventually(async () => (await log())?.status === "failed", "failed while inactive");
+      const failed = await log();
+      expect(failed).toMatchObject({ lastError: "Subscription disabled", attempts: 1 });
+      expect(receiver.received.length, "nothing sent while inactive").toBe(1);
+      const retryPath = `/api/webhooks/${hook.id}/deliveries/${failed.id}/retry`;
+      const refused = await send(app, retryPath, { method: "POST", key });
+      expect(refused.status).toBe(409);
+      await send(app, `/api/webhooks/${hook.id}`, { method: "PATCH", key, body: { active: true } });
+      expect((await send(app, retryPath, { method: "POST", key })).status).toBe(202);
+      await eventually(() => receiver.deliveredIds().has(failed.id), "delivered after re-enabling");
     } finally {
       receiver.stop();
     }

@@ -15,8 +15,12 @@ interface Usage {
   flushing: number;
   /** counted here since the last flush began */
   pending: number;
+  /** the same requests by minute (start of minute, ms) → count, as they will be written */
+  minutes: Map<number, number>;
   seenAt: number;
 }
+
+type Row = typeof quotaUsage.$inferInsert;
 
 export interface QuotaCheck {
   allowed: boolean;
@@ -34,8 +38,6 @@ export interface QuotaCheck {
 export class QuotaStore {
   private readonly usage = new Map<string, Usage>();
   private readonly loading = new Map<string, Promise<Usage>>();
-  /** `${organizationId} ${minuteStartMs}` → requests not yet written */
-  private rows = new Map<string, number>();
   private syncing?: Promise<void>;
   private lastPrune = 0;
 
@@ -49,16 +51,26 @@ export class QuotaStore {
    * Counts one request against `limit` (null: unlimited) unless the window is already full;
    * with `consume` false it only reports (GET /health).
    */
-  async check(organizationId: string, limit: number | null, consume = true): Promise<QuotaCheck> {
-    const usage = this.usage.get(organizationId) ?? (await this.load(organizationId));
+  check(
+    organizationId: string,
+    limit: number | null,
+    consume = true,
+  ): QuotaCheck | Promise<QuotaCheck> {
+    const usage = this.usage.get(organizationId);
+    // the steady state answers synchronously: no database, not even a microtask
+    if (usage) return this.count(usage, limit, consume);
+    return this.load(organizationId).then((u) => this.count(u, limit, consume));
+  }
+
+  private count(usage: Usage, limit: number | null, consume: boolean): QuotaCheck {
     const now = this.now().getTime();
     usage.seenAt = now;
     const used = usage.stored + usage.flushing + usage.pending;
     if (limit !== null && used >= limit) return { allowed: false, used };
     if (!consume) return { allowed: true, used };
     usage.pending++;
-    const row = `${organizationId} ${now - (now % MINUTE_MS)}`;
-    this.rows.set(row, (this.rows.get(row) ?? 0) + 1);
+    const minute = now - (now % MINUTE_MS);
+    usage.minutes.set(minute, (usage.minutes.get(minute) ?? 0) + 1);
     return { allowed: true, used: used + 1 };
   }
 
@@ -79,6 +91,7 @@ export class QuotaStore {
             stored: totals.get(organizationId) ?? 0,
             flushing: 0,
             pending: 0,
+            minutes: new Map(),
             seenAt: this.now().getTime(),
           };
           this.usage.set(organizationId, usage);
@@ -91,20 +104,28 @@ export class QuotaStore {
   }
 
   private async runSync(): Promise<void> {
-    const rows = this.rows;
-    this.rows = new Map();
-    for (const usage of this.usage.values()) {
+    const rows: Row[] = [];
+    const taken = new Map<Usage, { minutes: Map<number, number>; count: number }>();
+    for (const [organizationId, usage] of this.usage) {
+      if (usage.pending === 0) continue;
+      for (const [minute, count] of usage.minutes) {
+        rows.push({ organizationId, minute: new Date(minute), count });
+      }
+      taken.set(usage, { minutes: usage.minutes, count: usage.pending });
+      usage.minutes = new Map();
       usage.flushing += usage.pending;
       usage.pending = 0;
     }
     try {
-      if (rows.size > 0) await this.write(rows);
+      if (rows.length > 0) await this.write(rows);
     } catch (error) {
       // keep the counts for the next attempt; nothing is lost while the database is away
-      for (const [row, count] of rows) this.rows.set(row, (this.rows.get(row) ?? 0) + count);
-      for (const usage of this.usage.values()) {
-        usage.pending += usage.flushing;
-        usage.flushing = 0;
+      for (const [usage, back] of taken) {
+        for (const [minute, count] of back.minutes) {
+          usage.minutes.set(minute, (usage.minutes.get(minute) ?? 0) + count);
+        }
+        usage.pending += back.count;
+        usage.flushing -= back.count;
       }
       this.logger.warn("could not record quota usage; will retry", { error: String(error) });
       return;
@@ -126,15 +147,10 @@ export class QuotaStore {
     }
   }
 
-  private async write(rows: Map<string, number>): Promise<void> {
-    const values = [...rows].map(([row, count]) => {
-      const space = row.indexOf(" ");
-      const minute = new Date(Number(row.slice(space + 1)));
-      return { organizationId: row.slice(0, space), minute, count };
-    });
+  private async write(rows: Row[]): Promise<void> {
     await this.database.db
       .insert(quotaUsage)
-      .values(values)
+      .values(rows)
       .onConflictDoUpdate({
         target: [quotaUsage.organizationId, quotaUsage.minute],
         set: { count: sql`${quotaUsage.count} + excluded.count` },

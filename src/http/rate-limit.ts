@@ -29,13 +29,13 @@ const MINUTE = 60_000;
 
 type Headers = Record<string, string | number>;
 
-interface LimitState {
-  /** every bucket this request has taken a token from (or was refused by) */
-  results: BucketResult[];
-  burstTaken: boolean;
-}
-
-const states = new WeakMap<Request, LimitState>();
+/**
+ * A result now, or later when Redis or the database is involved. The in-process steady state
+ * stays synchronous: every request passes here, and each avoided await is a microtask saved.
+ */
+type Step<T> = T | Promise<T>;
+const then = <T, U>(step: Step<T>, next: (value: T) => Step<U>): Step<U> =>
+  step instanceof Promise ? step.then(next) : next(step);
 
 /**
  * Interface A's three buckets (per IP before authentication; per key and burst after), its
@@ -51,82 +51,87 @@ export class RateLimits {
   ) {}
 
   /** Every /api/v1 request, before authentication; a refusal is answered at once. */
-  async beforeAuth(
-    request: Request,
-    path: string,
-    headers: Headers,
-  ): Promise<ApiError | undefined> {
+  beforeAuth(request: Request, path: string, headers: Headers): Step<ApiError | undefined> {
     if (!path.startsWith("/api/v1/")) return;
-    const ip = requestMeta(request)?.clientIp ?? "unknown";
+    const meta = requestMeta(request);
+    const ip = meta?.clientIp ?? "unknown";
     const specs: BucketSpec[] = [
       { name: "ip", id: ip, limit: this.config.ipPerMin, windowMs: MINUTE },
     ];
     // without a key the burst bucket is the IP's (ingest never has one)
     const burstByIp = path === INGEST_PATH || !request.headers.has("authorization");
     if (burstByIp) specs.push(this.burst(ip));
-    const results = await this.limiter.consume(specs);
-    states.set(request, { results, burstTaken: burstByIp });
-    writeRateHeaders(headers, results);
-    if (refusedBy(results)) return tooMany("Too many requests", results);
+    return then(this.limiter.consume(specs), (results) => {
+      if (meta) meta.buckets = results;
+      const refused = refusedBy(results);
+      // with a key, authentication writes the headers once it knows every bucket (and the
+      // error hook below covers requests that never get there, such as unknown routes)
+      if (burstByIp || refused) writeRateHeaders(headers, results);
+      return refused ? tooMany("Too many requests", results) : undefined;
+    });
   }
 
   /** Authentication failed: a bad key gets the IP's burst bucket, never a bucket of its own. */
-  async afterAuthFailure(request: Request, path: string, headers: Headers): Promise<void> {
-    const state = states.get(request);
-    if (!path.startsWith("/api/v1/") || !state || state.burstTaken) return;
-    const ip = requestMeta(request)?.clientIp ?? "unknown";
-    const results = await this.limiter.consume([this.burst(ip)]);
-    state.burstTaken = true;
-    state.results.push(...results);
-    writeRateHeaders(headers, state.results);
-    if (refusedBy(results)) throw tooMany("Too many requests", results);
+  afterAuthFailure(request: Request, path: string, headers: Headers): Step<void> {
+    const meta = requestMeta(request);
+    const taken = meta?.buckets;
+    if (!path.startsWith("/api/v1/") || !meta || !taken) return;
+    if (taken.some((r) => r.name === "burst")) return;
+    const ip = meta.clientIp ?? "unknown";
+    return then(this.limiter.consume([this.burst(ip)]), (results) => {
+      meta.buckets = [...taken, ...results];
+      writeRateHeaders(headers, meta.buckets);
+      if (refusedBy(results)) throw tooMany("Too many requests", results);
+    });
   }
 
   /** After authentication: per key + burst and the daily quota (A), or the plan limit (B). */
-  async afterAuth(
-    request: Request,
-    path: string,
-    principal: Principal,
-    headers: Headers,
-  ): Promise<void> {
+  afterAuth(request: Request, path: string, principal: Principal, headers: Headers): Step<void> {
     if (path.startsWith("/api/v1/")) {
-      await this.perKey(request, principal, headers);
-      await this.dailyQuota(path, principal, headers);
-    } else if (path.startsWith("/api/")) {
-      const limit = PLAN_PER_MINUTE[principal.organization.plan];
-      if (limit === null) return;
-      const org = principal.organization.id;
-      const results = await this.limiter.consume([
-        { name: "org", id: org, limit, windowMs: MINUTE },
-      ]);
+      return then(this.perKey(request, principal, headers), () =>
+        this.dailyQuota(path, principal, headers),
+      );
+    }
+    if (!path.startsWith("/api/")) return;
+    const limit = PLAN_PER_MINUTE[principal.organization.plan];
+    if (limit === null) return;
+    const spec: BucketSpec = {
+      name: "org",
+      id: principal.organization.id,
+      limit,
+      windowMs: MINUTE,
+    };
+    return then(this.limiter.consume([spec]), (results) => {
       writeRateHeaders(headers, results);
       if (refusedBy(results)) throw tooMany("Rate limit exceeded", results);
-    }
+    });
   }
 
   /** /graphql with an API key: the per-key buckets; the daily quota does not apply. */
-  graphql(request: Request, principal: Principal, headers: Headers): Promise<void> {
+  graphql(request: Request, principal: Principal, headers: Headers): Step<void> {
     return this.perKey(request, principal, headers);
   }
 
-  private async perKey(request: Request, principal: Principal, headers: Headers) {
+  private perKey(request: Request, principal: Principal, headers: Headers): Step<void> {
     const key = principal.apiKey.id;
-    const results = await this.limiter.consume([
+    const specs: BucketSpec[] = [
       { name: "key", id: key, limit: this.config.keyPerMin, windowMs: MINUTE },
       this.burst(key),
-    ]);
-    const state = states.get(request);
-    const all = state ? [...state.results, ...results] : results;
-    writeRateHeaders(headers, all);
-    if (refusedBy(results)) throw tooMany("API key rate limit exceeded", results);
+    ];
+    return then(this.limiter.consume(specs), (results) => {
+      const before = requestMeta(request)?.buckets;
+      writeRateHeaders(headers, before ? [...before, ...results] : results);
+      if (refusedBy(results)) throw tooMany("API key rate limit exceeded", results);
+    });
   }
 
-  private async dailyQuota(path: string, principal: Principal, headers: Headers) {
+  private dailyQuota(path: string, principal: Principal, headers: Headers): Step<void> {
     const limit = dailyQuota(principal.organization);
     const consume = !QUOTA_PEEK_PATHS.has(path);
-    const check = await this.quota.check(principal.organization.id, limit, consume);
-    writeQuotaHeaders(headers, limit, check);
-    if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
+    return then(this.quota.check(principal.organization.id, limit, consume), (check) => {
+      writeQuotaHeaders(headers, limit, check);
+      if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
+    });
   }
 
   private burst(id: string): BucketSpec {
@@ -151,9 +156,11 @@ export function writeRateHeaders(headers: Headers, results: BucketResult[]): voi
   headers["x-ratelimit-limit"] = String(closest.limit);
   headers["x-ratelimit-remaining"] = String(left);
   headers["x-ratelimit-reset"] = String(reset);
-  headers["ratelimit-policy"] = results
-    .map((r) => `"${r.name}";q=${r.limit};w=${r.windowMs / 1000}`)
-    .join(", ");
+  let policy = "";
+  for (const r of results) {
+    policy += `${policy ? ", " : ""}"${r.name}";q=${r.limit};w=${r.windowMs / 1000}`;
+  }
+  headers["ratelimit-policy"] = policy;
   headers.ratelimit = `"${closest.name}";r=${left};t=${reset}`;
 }
 
@@ -187,11 +194,21 @@ export function pathOf(url: string): string {
  * Registered right after the request context (which resolves the client IP).
  */
 export const rateLimitPlugin = (limits: RateLimits | undefined) =>
-  new Elysia({ name: "rate-limit" }).onRequest(async ({ request, set }) => {
-    if (!limits) return;
-    const refused = await limits.beforeAuth(request, pathOf(request.url), set.headers as Headers);
-    if (!refused) return;
-    set.status = refused.status;
-    Object.assign(set.headers, refused.headers);
-    return refused.body();
-  });
+  new Elysia({ name: "rate-limit" })
+    .onRequest(({ request, set }) => {
+      if (!limits) return;
+      const step = limits.beforeAuth(request, pathOf(request.url), set.headers as Headers);
+      return then(step, (refused) => {
+        if (!refused) return;
+        set.status = refused.status;
+        Object.assign(set.headers, refused.headers);
+        return refused.body();
+      });
+    })
+    // errors before authentication (unknown route, malformed body): the per-IP headers still
+    // go out; this hook answers nothing itself, so the error handler after it does
+    .onError({ as: "global" }, ({ request, set }) => {
+      const buckets = requestMeta(request)?.buckets;
+      const headers = set.headers as Headers;
+      if (buckets && headers["x-ratelimit-limit"] === undefined) writeRateHeaders(headers, buckets);
+    });

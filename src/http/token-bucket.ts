@@ -54,63 +54,103 @@ interface Entry {
   at: number;
   /** when the bucket will be full again: from then on it equals a fresh one and can go */
   fullAt: number;
+  /** when it last moved to the young end of the Map (least-recently-used order, to a second) */
+  movedAt: number;
 }
+
+const REORDER_AFTER_MS = 1_000;
 
 /**
  * In-process buckets. Memory stays bounded under a flood of distinct IPs or keys: `sweep`
  * drops every bucket that has refilled completely (indistinguishable from a new one), and
- * past `maxEntries` the least recently used tenth goes at once (Map order is use order).
+ * past `maxEntries` the least recently used tenth goes at once (Map order is use order, to
+ * within a second).
  */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly buckets = new Map<string, Entry>();
+  /** one Map per bucket kind, keyed by id: no key strings to build on every request */
+  private readonly buckets = new Map<BucketName, Map<string, Entry>>();
 
   constructor(
     private readonly now: () => number = Date.now,
+    /** per bucket kind */
     private readonly maxEntries = 50_000,
   ) {}
 
+  /** buckets held, all kinds together */
   get size(): number {
-    return this.buckets.size;
+    let size = 0;
+    for (const kind of this.buckets.values()) size += kind.size;
+    return size;
   }
 
   consume(specs: BucketSpec[]): BucketResult[] {
     const now = this.now();
-    const tokens = specs.map((spec) => {
-      const entry = this.buckets.get(`${spec.name}:${spec.id}`);
-      return entry ? refill(spec, entry.tokens, entry.at, now) : spec.limit;
-    });
-    const allowed = tokens.every((t) => t >= 1);
-    return specs.map((spec, i) => {
-      const before = tokens[i] ?? spec.limit;
+    const entries: (Entry | undefined)[] = [];
+    const tokens: number[] = [];
+    let allowed = true;
+    for (const spec of specs) {
+      const entry = this.kind(spec.name).get(spec.id);
+      const t = entry ? refill(spec, entry.tokens, entry.at, now) : spec.limit;
+      if (t < 1) allowed = false;
+      entries.push(entry);
+      tokens.push(t);
+    }
+    const results: BucketResult[] = [];
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i] as BucketSpec;
+      const before = tokens[i] as number;
       const left = allowed ? before - 1 : before;
-      const key = `${spec.name}:${spec.id}`;
-      this.buckets.delete(key);
-      this.buckets.set(key, {
+      const fullAt = now + ((spec.limit - left) * spec.windowMs) / spec.limit;
+      const entry = entries[i];
+      if (entry && now - entry.movedAt < REORDER_AFTER_MS) {
+        // moved to the young end of the Map recently: update in place, which is much cheaper
+        entry.tokens = left;
+        entry.at = now;
+        entry.fullAt = fullAt;
+      } else {
+        const kind = this.kind(spec.name);
+        if (entry) kind.delete(spec.id);
+        kind.set(spec.id, { tokens: left, at: now, fullAt, movedAt: now });
+        if (kind.size > this.maxEntries) this.evictOldest(kind);
+      }
+      results.push({
+        name: spec.name,
+        limit: spec.limit,
+        windowMs: spec.windowMs,
         tokens: left,
-        at: now,
-        fullAt: now + ((spec.limit - left) * spec.windowMs) / spec.limit,
+        allowed,
       });
-      if (this.buckets.size > this.maxEntries) this.evictOldest();
-      return { name: spec.name, limit: spec.limit, windowMs: spec.windowMs, tokens: left, allowed };
-    });
+    }
+    return results;
+  }
+
+  private kind(name: BucketName): Map<string, Entry> {
+    let kind = this.buckets.get(name);
+    if (!kind) {
+      kind = new Map();
+      this.buckets.set(name, kind);
+    }
+    return kind;
   }
 
   /**
    * Drops the least recently used tenth in one pass: evicting one entry at a time would walk
    * past the holes left by earlier deletions on every insert.
    */
-  private evictOldest(): void {
-    let excess = this.buckets.size - Math.floor(this.maxEntries * 0.9);
-    for (const key of this.buckets.keys()) {
+  private evictOldest(kind: Map<string, Entry>): void {
+    let excess = kind.size - Math.floor(this.maxEntries * 0.9);
+    for (const id of kind.keys()) {
       if (excess-- <= 0) break;
-      this.buckets.delete(key);
+      kind.delete(id);
     }
   }
 
   sweep(): void {
     const now = this.now();
-    for (const [key, entry] of this.buckets) {
-      if (entry.fullAt <= now) this.buckets.delete(key);
+    for (const kind of this.buckets.values()) {
+      for (const [id, entry] of kind) {
+        if (entry.fullAt <= now) kind.delete(id);
+      }
     }
   }
 }

@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test";
+import { eq, sql as sqlText } from "drizzle-orm";
+import { quotaUsage } from "../../src/db/schema/index.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 
@@ -6,7 +8,8 @@ const QUOTA_EXCEEDED = { error: "API quota exceeded", limit: 3, used: 3, window:
 
 function suite(driver: DriverName) {
   const clock = manualClock();
-  const { app, make } = useTestApp(driver, { now: clock.now });
+  const logs: Record<string, unknown>[] = [];
+  const { app, db, make } = useTestApp(driver, { now: clock.now, logs });
 
   async function memberWithQuota(dailyQuota: number) {
     const member = await make.member();
@@ -68,6 +71,32 @@ function suite(driver: DriverName) {
     const back = await send(app, "/api/v1/whoami", { key });
     expect(back.status).toBe(200);
     expect(back.headers.get("x-quota-used")).toBe("1");
+  });
+
+  test("while the database refuses the counts nothing is lost: they are written once it is back", async () => {
+    const { key, organizationId } = await make.member();
+    const sql = (text: string) => db.database.db.execute(sqlText.raw(text));
+    for (let i = 0; i < 3; i++) await send(app, "/api/v1/whoami", { key });
+    await sql("alter table quota_usage rename to quota_usage_away");
+    try {
+      await app.services.limits?.quota.sync(); // fails: logged, counts kept
+      const during = await send(app, "/api/v1/whoami", { key });
+      expect(during.status, "requests go on without the database").toBe(200);
+      expect(during.headers.get("x-quota-used")).toBe("4");
+    } finally {
+      await sql("alter table quota_usage_away rename to quota_usage");
+    }
+    await app.services.limits?.quota.sync();
+    const rows = await db.database.db
+      .select({ count: quotaUsage.count })
+      .from(quotaUsage)
+      .where(eq(quotaUsage.organizationId, organizationId));
+    expect(
+      rows.reduce((sum, r) => sum + r.count, 0),
+      "each request written exactly once",
+    ).toBe(4);
+    expect(logs.some((l) => l.msg === "could not record quota usage; will retry")).toBe(true);
+    expect((await send(app, "/api/v1/whoami", { key })).headers.get("x-quota-used")).toBe("5");
   });
 
   test("one organization's spent quota does not touch another's", async () => {

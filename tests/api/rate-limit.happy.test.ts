@@ -59,7 +59,7 @@ function suite(driver: DriverName) {
       });
     });
 
-    test("401, 403 and 404 answers carry the headers too", async () => {
+    test("400, 401, 403 and 404 answers carry the headers too", async () => {
       const free = await make.member({ plan: "FREE" });
       const pro = await make.member();
       const cases = [
@@ -76,9 +76,21 @@ function suite(driver: DriverName) {
           policy: '"ip";q=60;w=60, "key";q=600;w=60, "burst";q=10;w=1',
         },
         { path: "/api/v1/no-such-route", key: pro.key, status: 404, policy: '"ip";q=60;w=60' },
+        // a malformed body is refused before authentication: only the IP bucket was drawn
+        {
+          path: "/api/v1/tickets",
+          key: pro.key,
+          status: 400,
+          policy: '"ip";q=60;w=60',
+          body: "{oops",
+        },
       ];
       for (const [i, c] of cases.entries()) {
-        const response = await send(app, c.path, { key: c.key, peer: `192.0.2.${10 + i}` });
+        const response = await send(app, c.path, {
+          key: c.key,
+          peer: `192.0.2.${10 + i}`,
+          body: c.body,
+        });
         expect(response.status).toBe(c.status);
         expect(response.headers.get("ratelimit-policy"), c.path).toBe(c.policy);
         expect(response.headers.get("x-ratelimit-limit"), c.path).toMatch(/^\d+$/);

@@ -54,6 +54,8 @@ export interface AppOptions {
   redisPrefix?: string;
   /** false: no rate limits or quota at all (the benchmark's baseline) */
   limits?: boolean;
+  /** how often quota counts are written and other instances' usage read; 0: only on stop */
+  quotaSyncMs?: number;
   /** webhook dispatcher settings (tests shorten retries, inject DNS); false: no dispatcher */
   webhooks?: Partial<DispatcherOptions> | false;
 }

@@ -14,7 +14,7 @@ const SWEEP_MS = 10_000;
  */
 export function createLimits(
   services: Pick<Services, "config" | "logger" | "database" | "now">,
-  options: { redis?: RedisCommands; redisPrefix?: string },
+  options: { redis?: RedisCommands; redisPrefix?: string; quotaSyncMs?: number },
 ) {
   const { config, logger, database } = services;
   const now = () => services.now().getTime();
@@ -36,7 +36,8 @@ export function createLimits(
   return {
     limits,
     start() {
-      every(QUOTA_SYNC_MS, () => void quota.sync());
+      const syncMs = options.quotaSyncMs ?? QUOTA_SYNC_MS;
+      if (syncMs > 0) every(syncMs, () => void quota.sync());
       every(SWEEP_MS, () => limiter.sweep?.());
     },
     async stop() {

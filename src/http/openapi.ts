@@ -13,6 +13,25 @@ export const ErrorSchema = t.Object(
   { title: "Error" },
 );
 
+/** The seed's 429 bodies: rate limits carry `retryAfter`; the daily quota `limit, used, window`. */
+export const RateLimitedSchema = t.Object(
+  {
+    error: t.String({
+      description:
+        "`Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit)",
+    }),
+    retryAfter: t.Optional(t.Integer({ minimum: 1, description: "seconds; rate limits only" })),
+    limit: t.Optional(t.Integer({ description: "daily quota only" })),
+    used: t.Optional(t.Integer({ description: "daily quota only" })),
+    window: t.Optional(t.Literal("24h", { description: "daily quota only" })),
+  },
+  {
+    title: "RateLimited",
+    description:
+      "With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.",
+  },
+);
+
 /** Response schemas every authenticated route can answer with besides its own success. */
 export const authErrorResponses = {
   401: t.Composite([ErrorSchema], {
@@ -21,6 +40,7 @@ export const authErrorResponses = {
   403: t.Composite([ErrorSchema], {
     description: "missing scope or permission, plan without API access, or HTTPS required",
   }),
+  429: RateLimitedSchema,
   500: t.Composite([ErrorSchema], {
     description: "unexpected server error; the cause is logged with the request id",
   }),

@@ -234,18 +234,41 @@ function suite(driver: DriverName) {
     const doc = await (await send(app, "/swagger/json")).json();
     const responses = (path: string, method: string) =>
       Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
-    expect(responses("/api/projects", "get")).toEqual(["200", "400", "401", "403", "500"]);
-    expect(responses("/api/projects", "post")).toEqual(["201", "400", "401", "403", "409", "500"]);
-    expect(responses("/api/projects/{id}", "get")).toEqual(["200", "401", "403", "404", "500"]);
+    expect(responses("/api/projects", "get")).toEqual(["200", "400", "401", "403", "429", "500"]);
+    expect(responses("/api/projects", "post")).toEqual([
+      "201",
+      "400",
+      "401",
+      "403",
+      "409",
+      "429",
+      "500",
+    ]);
+    expect(responses("/api/projects/{id}", "get")).toEqual([
+      "200",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500",
+    ]);
     expect(responses("/api/projects/{id}", "patch")).toEqual([
       "200",
       "400",
       "401",
       "403",
       "404",
+      "429",
       "500",
     ]);
-    expect(responses("/api/projects/{id}", "delete")).toEqual(["200", "401", "403", "404", "500"]);
+    expect(responses("/api/projects/{id}", "delete")).toEqual([
+      "200",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500",
+    ]);
     expect(doc.paths["/api/projects"].post.summary).toBe("Create a project");
   });
 

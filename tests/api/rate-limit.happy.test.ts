@@ -132,6 +132,15 @@ function suite(driver: DriverName) {
       expect(json as unknown).toEqual({ error: "API key rate limit exceeded", retryAfter: 1 });
     });
 
+    test("the OpenAPI document lists the 429 answer on every authenticated route", async () => {
+      const doc = await (await send(app, "/swagger/json")).json();
+      for (const path of ["/api/v1/whoami", "/api/v1/health"]) {
+        const answer = doc.paths[path].get.responses["429"];
+        expect(answer, path).toBeDefined();
+        expect(JSON.stringify(answer)).toContain("retryAfter");
+      }
+    });
+
     test("the operator token is not limited", async () => {
       for (let i = 0; i < 15; i++) {
         const { response } = await graphql(app, TEST_ADMIN_TOKEN, "{ __typename }");

@@ -171,9 +171,17 @@ function suite(driver: DriverName) {
     const doc = await (await send(app, "/swagger/json")).json();
     const responses = (path: string, method: string) =>
       Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
-    const standard = ["200", "400", "401", "403", "404", "500"];
-    expect(responses("/api/webhooks", "get")).toEqual(["200", "400", "401", "403", "500"]);
-    expect(responses("/api/webhooks", "post")).toEqual(["201", "400", "401", "403", "409", "500"]);
+    const standard = ["200", "400", "401", "403", "404", "429", "500"];
+    expect(responses("/api/webhooks", "get")).toEqual(["200", "400", "401", "403", "429", "500"]);
+    expect(responses("/api/webhooks", "post")).toEqual([
+      "201",
+      "400",
+      "401",
+      "403",
+      "409",
+      "429",
+      "500",
+    ]);
     expect(responses("/api/webhooks/{id}", "get")).toEqual(standard);
     expect(responses("/api/webhooks/{id}", "patch")).toEqual(standard);
     expect(responses("/api/webhooks/{id}", "delete")).toEqual(standard);
@@ -185,6 +193,7 @@ function suite(driver: DriverName) {
       "403",
       "404",
       "409",
+      "429",
       "500",
     ]);
     expect(doc.paths["/api/webhooks"].post.summary).toBe("Subscribe a URL to project events");

@@ -71,6 +71,11 @@ export interface TestAppOptions {
   redis?: AppOptions["redis"];
   redisPrefix?: string;
   /**
+   * quota write/read interval; 0 by default, so no timer adds queries while a test counts
+   * them (the quota is still synced on demand and at stop)
+   */
+  quotaSyncMs?: number;
+  /**
    * webhook dispatcher settings (fast retries, fake DNS). Unset: no dispatcher, so its poll
    * queries and sends stay out of suites that do not test delivery.
    */
@@ -101,6 +106,7 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     webhooks: options.webhooks ?? false,
     redis: options.redis,
     redisPrefix: options.redisPrefix,
+    quotaSyncMs: options.quotaSyncMs ?? 0,
   });
 }
 

@@ -158,7 +158,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   const executor = new OperationExecutor(schema);
   const app = buildElysia(services, executor, schema);
   await keys.start();
-  limits?.start();
+  await limits?.start();
   await dispatcher?.start();
   return {
     handle: (request) => app.handle(request),

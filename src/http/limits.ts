@@ -22,9 +22,10 @@ export function createLimits(
   if (config.redisUrl && !options.redis) {
     logger.warn("REDIS_URL is set but this runtime has no Redis client; using in-process buckets");
   }
-  const limiter = options.redis
+  const redis = options.redis
     ? new RedisRateLimiter(options.redis, memory, logger, options.redisPrefix)
-    : memory;
+    : undefined;
+  const limiter = redis ?? memory;
   const quota = new QuotaStore(database, logger, services.now);
   const limits = new RateLimits(limiter, quota, config.rateLimit);
   const timers: ReturnType<typeof setInterval>[] = [];
@@ -35,7 +36,8 @@ export function createLimits(
   };
   return {
     limits,
-    start() {
+    async start() {
+      await redis?.start();
       const syncMs = options.quotaSyncMs ?? QUOTA_SYNC_MS;
       if (syncMs > 0) every(syncMs, () => void quota.sync());
       every(SWEEP_MS, () => limiter.sweep?.());

@@ -7,6 +7,8 @@ import type { BucketResult, BucketSpec, MemoryRateLimiter, RateLimiter } from ".
  */
 export interface RedisCommands {
   send(command: string, args: string[]): Promise<unknown>;
+  /** opens the connection ahead of the first request (Bun's client connects lazily) */
+  connect?(): Promise<void>;
 }
 
 /**
@@ -49,6 +51,7 @@ return out
 const TIMEOUT_MS = 250;
 const WARN_EVERY_MS = 30_000;
 const RETRY_AFTER_FAILURE_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 3_000;
 
 /**
  * Buckets in Redis, shared by every instance. When Redis fails or is slow (250 ms) the request
@@ -66,6 +69,24 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly logger: Logger,
     private readonly prefix = "orgit:rl:",
   ) {}
+
+  /** Connects and loads the script at start-up; a failure is logged and requests fail open. */
+  async start(): Promise<void> {
+    try {
+      await withTimeout(
+        (async () => {
+          await this.redis.connect?.();
+          this.sha = String(await this.redis.send("SCRIPT", ["LOAD", BUCKET_SCRIPT]));
+        })(),
+        CONNECT_TIMEOUT_MS,
+      );
+    } catch (error) {
+      this.lastWarning = Date.now();
+      this.logger.warn("Redis rate limiter unavailable; using in-process buckets", {
+        error: String(error),
+      });
+    }
+  }
 
   async consume(specs: BucketSpec[]): Promise<BucketResult[]> {
     if (Date.now() < this.downUntil) return this.fallback.consume(specs);

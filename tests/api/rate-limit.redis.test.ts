@@ -4,9 +4,13 @@ import {
   buildTestApp,
   type DriverName,
   describeEachDriver,
+  freshDatabase,
   send,
   useTestApp,
 } from "../helpers/harness.ts";
+import { ROOT, startServiceProcess } from "../helpers/service-process.ts";
+
+const ADMIN_TOKEN = "redis-test-operator-token-0123456789";
 
 /** Runs only with TEST_REDIS_URL (as .ci/run sets it) against that Redis. */
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -60,4 +64,53 @@ function suite(driver: DriverName) {
 }
 
 if (redisUrl) describeEachDriver("Redis buckets", suite);
-else test.skip("Redis buckets (set TEST_REDIS_URL)", () => {});
+
+/**
+ * The real entry point (src/index.ts builds Bun's RedisClient from REDIS_URL): two service
+ * processes on one Postgres and one Redis enforce a single per-key limit.
+ */
+const BUN = `${ROOT}node_modules/.bin/bun`;
+
+test.skipIf(!redisUrl || !process.env.TEST_DATABASE_URL)(
+  "two service processes with REDIS_URL share one per-key limit",
+  async () => {
+    const fresh = await freshDatabase("postgres");
+    const env = {
+      DATABASE_URL: fresh.databaseUrl as string,
+      REDIS_URL: redisUrl as string,
+      RATE_LIMIT_KEY_PER_MIN: "6",
+      RATE_LIMIT_BURST_PER_SEC: "1000",
+      RATE_LIMIT_IP_PER_MIN: "100000000",
+      LOG_LEVEL: "warn",
+    };
+    const start = (label: string) =>
+      startServiceProcess({
+        command: [BUN, "run", "src/index.ts"],
+        adminToken: ADMIN_TOKEN,
+        env,
+        startTimeoutMs: 60_000,
+        label,
+      });
+    const [first, second] = await Promise.all([start("first"), start("second")]);
+    try {
+      const { secret } = await first.provisionKey({
+        organization: { name: "Shared", plan: "PRO" },
+        user: { email: "shared@example.com", firstName: "Sha", lastName: "Red" },
+        key: { name: "shared", scopes: ["equipment:read"], expiresIn: "NEVER" },
+      });
+      const headers = { authorization: `Bearer ${secret}` };
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const service = i % 2 === 0 ? first : second;
+        statuses.push((await fetch(`${service.base}/api/v1/whoami`, { headers })).status);
+      }
+      expect(statuses, first.output() + second.output()).toEqual([
+        200, 200, 200, 200, 200, 200, 429,
+      ]);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+      await fresh.drop();
+    }
+  },
+  120_000,
+);

@@ -13,11 +13,18 @@ const SWEEP_MS = 10_000;
  * second and sweep idle buckets. `stop` writes the last counts (graceful shutdown).
  */
 export function createLimits(
-  services: Pick<Services, "config" | "logger" | "database" | "now">,
-  options: { redis?: RedisCommands; redisPrefix?: string; quotaSyncMs?: number },
+  services: Pick<Services, "config" | "logger" | "database">,
+  options: {
+    redis?: RedisCommands;
+    redisPrefix?: string;
+    quotaSyncMs?: number;
+    /** the injected clock, if any; otherwise Date.now (no Date object per bucket check) */
+    now?: () => Date;
+  },
 ) {
   const { config, logger, database } = services;
-  const now = () => services.now().getTime();
+  const injected = options.now;
+  const now = injected ? () => injected().getTime() : Date.now;
   const memory = new MemoryRateLimiter(now);
   if (config.redisUrl && !options.redis) {
     logger.warn("REDIS_URL is set but this runtime has no Redis client; using in-process buckets");
@@ -26,7 +33,7 @@ export function createLimits(
     ? new RedisRateLimiter(options.redis, memory, logger, options.redisPrefix)
     : undefined;
   const limiter = redis ?? memory;
-  const quota = new QuotaStore(database, logger, services.now);
+  const quota = new QuotaStore(database, logger, now);
   const limits = new RateLimits(limiter, quota, config.rateLimit);
   const timers: ReturnType<typeof setInterval>[] = [];
   const every = (ms: number, task: () => unknown) => {

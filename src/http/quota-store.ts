@@ -44,7 +44,8 @@ export class QuotaStore {
   constructor(
     private readonly database: Database,
     private readonly logger: Logger,
-    private readonly now: () => Date,
+    /** milliseconds since the epoch */
+    private readonly now: () => number,
   ) {}
 
   /**
@@ -63,7 +64,7 @@ export class QuotaStore {
   }
 
   private count(usage: Usage, limit: number | null, consume: boolean): QuotaCheck {
-    const now = this.now().getTime();
+    const now = this.now();
     usage.seenAt = now;
     const used = usage.stored + usage.flushing + usage.pending;
     if (limit !== null && used >= limit) return { allowed: false, used };
@@ -92,7 +93,7 @@ export class QuotaStore {
             flushing: 0,
             pending: 0,
             minutes: new Map(),
-            seenAt: this.now().getTime(),
+            seenAt: this.now(),
           };
           this.usage.set(organizationId, usage);
           return usage;
@@ -133,7 +134,7 @@ export class QuotaStore {
     try {
       const ids = [...this.usage.keys()];
       const totals = ids.length > 0 ? await this.storedTotals(ids) : new Map<string, number>();
-      const now = this.now().getTime();
+      const now = this.now();
       for (const id of ids) {
         const usage = this.usage.get(id);
         if (!usage) continue;
@@ -159,7 +160,7 @@ export class QuotaStore {
 
   /** Totals of the current minute and the 1,439 before it, per organization. */
   private async storedTotals(ids: string[]): Promise<Map<string, number>> {
-    const now = this.now().getTime();
+    const now = this.now();
     const since = new Date(now - (now % MINUTE_MS) - (WINDOW_MINUTES - 1) * MINUTE_MS);
     const rows = await this.database.db
       .select({

@@ -69,6 +69,8 @@ const REORDER_AFTER_MS = 1_000;
 export class MemoryRateLimiter implements RateLimiter {
   /** one Map per bucket kind, keyed by id: no key strings to build on every request */
   private readonly buckets = new Map<BucketName, Map<string, Entry>>();
+  private readonly entries: (Entry | undefined)[] = [];
+  private readonly tokens: number[] = [];
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -85,15 +87,17 @@ export class MemoryRateLimiter implements RateLimiter {
 
   consume(specs: BucketSpec[]): BucketResult[] {
     const now = this.now();
-    const entries: (Entry | undefined)[] = [];
-    const tokens: number[] = [];
+    // scratch space reused across calls (consume is synchronous): this runs on every request
+    const entries = this.entries;
+    const tokens = this.tokens;
     let allowed = true;
-    for (const spec of specs) {
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i] as BucketSpec;
       const entry = this.kind(spec.name).get(spec.id);
       const t = entry ? refill(spec, entry.tokens, entry.at, now) : spec.limit;
       if (t < 1) allowed = false;
-      entries.push(entry);
-      tokens.push(t);
+      entries[i] = entry;
+      tokens[i] = t;
     }
     const results: BucketResult[] = [];
     for (let i = 0; i < specs.length; i++) {
@@ -121,6 +125,7 @@ export class MemoryRateLimiter implements RateLimiter {
         allowed,
       });
     }
+    entries.fill(undefined);
     return results;
   }
 

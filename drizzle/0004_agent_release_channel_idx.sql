@@ -1,1 +1,0 @@
-CREATE INDEX "agent_releases_channel_released_idx" ON "agent_releases" USING btree ("channel","released_at" DESC NULLS LAST,"id" DESC NULLS LAST);

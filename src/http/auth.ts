@@ -33,7 +33,7 @@ export const apiKeyAuth = ({ services, executor }: RestDeps) =>
         bearerToken(request.headers.get("authorization")),
       );
     } catch (error) {
-      await services.limits?.afterAuthFailure(request, path, headers);
+      await services.limits?.afterAuthFailure(request, headers);
       throw error;
     }
     const meta = requestMeta(request);

@@ -38,10 +38,13 @@ const then = <T, U>(step: Step<T>, next: (value: T) => Step<U>): Step<U> =>
   step instanceof Promise ? step.then(next) : next(step);
 
 /**
- * Interface A's three buckets (per IP before authentication; per key and burst after), its
- * daily quota, interface B's per-organization plan limit, and the per-key limits of /graphql.
- * Each step writes the headers at once, so error responses (401, 403, 404, 400, 429) carry
- * them too.
+ * Interface A's three buckets, its daily quota, interface B's per-organization plan limit, and
+ * the per-key limits of /graphql. A keyless /api/v1 request (ingest, a missing key) draws from
+ * its IP's buckets before routing. With a key, the IP bucket is drawn together with the key's
+ * buckets once authentication knows the key — one limiter call, so one Redis script, per
+ * request — or, if the key is refused or the request fails before authentication (unknown
+ * route, malformed body), right then: every /api/v1 request counts against its IP.
+ * Each step writes the headers, so error answers (400, 401, 403, 404, 429) carry them too.
  */
 export class RateLimits {
   constructor(
@@ -50,42 +53,53 @@ export class RateLimits {
     private readonly config: Config["rateLimit"],
   ) {}
 
-  /** Every /api/v1 request, before authentication; a refusal is answered at once. */
+  /** Before routing: keyless /api/v1 requests are limited at once; keyed ones later. */
   beforeAuth(request: Request, path: string, headers: Headers): Step<ApiError | undefined> {
     if (!path.startsWith("/api/v1/")) return;
     const meta = requestMeta(request);
-    const ip = meta?.clientIp ?? "unknown";
-    const specs: BucketSpec[] = [
-      { name: "ip", id: ip, limit: this.config.ipPerMin, windowMs: MINUTE },
-    ];
+    if (!meta) return;
     // without a key the burst bucket is the IP's (ingest never has one)
-    const burstByIp = path === INGEST_PATH || !request.headers.has("authorization");
-    if (burstByIp) specs.push(this.burst(ip));
-    return then(this.limiter.consume(specs), (results) => {
-      if (meta) meta.buckets = results;
-      const refused = refusedBy(results);
-      // with a key, authentication writes the headers once it knows every bucket (and the
-      // error hook below covers requests that never get there, such as unknown routes)
-      if (burstByIp || refused) writeRateHeaders(headers, results);
-      return refused ? tooMany("Too many requests", results) : undefined;
+    if (path !== INGEST_PATH && request.headers.has("authorization")) {
+      meta.ipBucketPending = true;
+      return;
+    }
+    const ip = meta.clientIp ?? "unknown";
+    return then(this.limiter.consume([this.ip(ip), this.burst(ip)]), (results) => {
+      meta.buckets = results;
+      writeRateHeaders(headers, results);
+      return refusedBy(results) ? tooMany("Too many requests", results) : undefined;
     });
   }
 
-  /** Authentication failed: a bad key gets the IP's burst bucket, never a bucket of its own. */
-  afterAuthFailure(request: Request, path: string, headers: Headers): Step<void> {
+  /** Authentication failed: the IP's buckets (a bad key never gets a bucket of its own). */
+  afterAuthFailure(request: Request, headers: Headers): Step<void> {
     const meta = requestMeta(request);
-    const taken = meta?.buckets;
-    if (!path.startsWith("/api/v1/") || !meta || !taken) return;
-    if (taken.some((r) => r.name === "burst")) return;
+    if (!meta?.ipBucketPending) return;
+    meta.ipBucketPending = false;
     const ip = meta.clientIp ?? "unknown";
-    return then(this.limiter.consume([this.burst(ip)]), (results) => {
-      meta.buckets = [...taken, ...results];
-      writeRateHeaders(headers, meta.buckets);
+    return then(this.limiter.consume([this.ip(ip), this.burst(ip)]), (results) => {
+      meta.buckets = results;
+      writeRateHeaders(headers, results);
       if (refusedBy(results)) throw tooMany("Too many requests", results);
     });
   }
 
-  /** After authentication: per key + burst and the daily quota (A), or the plan limit (B). */
+  /**
+   * An /api/v1 request that ends before authentication (unknown route, malformed body): its
+   * IP bucket is drawn now. Answers the per-IP 429 when that bucket is empty.
+   */
+  beforeAuthError(request: Request, headers: Headers): Step<ApiError | undefined> {
+    const meta = requestMeta(request);
+    if (!meta?.ipBucketPending) return;
+    meta.ipBucketPending = false;
+    return then(this.limiter.consume([this.ip(meta.clientIp ?? "unknown")]), (results) => {
+      meta.buckets = results;
+      writeRateHeaders(headers, results);
+      return refusedBy(results) ? tooMany("Too many requests", results) : undefined;
+    });
+  }
+
+  /** After authentication: IP + key + burst and the daily quota (A), or the plan limit (B). */
   afterAuth(request: Request, path: string, principal: Principal, headers: Headers): Step<void> {
     if (path.startsWith("/api/v1/")) {
       return then(this.perKey(request, principal, headers), () =>
@@ -118,10 +132,18 @@ export class RateLimits {
       { name: "key", id: key, limit: this.config.keyPerMin, windowMs: MINUTE },
       this.burst(key),
     ];
+    const meta = requestMeta(request);
+    if (meta?.ipBucketPending) {
+      meta.ipBucketPending = false;
+      specs.unshift(this.ip(meta.clientIp ?? "unknown"));
+    }
     return then(this.limiter.consume(specs), (results) => {
-      const before = requestMeta(request)?.buckets;
-      writeRateHeaders(headers, before ? [...before, ...results] : results);
-      if (refusedBy(results)) throw tooMany("API key rate limit exceeded", results);
+      writeRateHeaders(headers, results);
+      if (!refusedBy(results)) return;
+      // refused: nothing was taken, and the empty bucket is the refusing one (the IP's first)
+      const ip = results[0]?.name === "ip" ? results[0] : undefined;
+      if (ip && ip.tokens < 1) throw tooMany("Too many requests", [ip]);
+      throw tooMany("API key rate limit exceeded", results);
     });
   }
 
@@ -132,6 +154,10 @@ export class RateLimits {
       writeQuotaHeaders(headers, limit, check);
       if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
     });
+  }
+
+  private ip(ip: string): BucketSpec {
+    return { name: "ip", id: ip, limit: this.config.ipPerMin, windowMs: MINUTE };
   }
 
   private burst(id: string): BucketSpec {
@@ -205,10 +231,22 @@ export const rateLimitPlugin = (limits: RateLimits | undefined) =>
         return refused.body();
       });
     })
-    // errors before authentication (unknown route, malformed body): the per-IP headers still
-    // go out; this hook answers nothing itself, so the error handler after it does
-    .onError({ as: "global" }, ({ request, set }) => {
-      const buckets = requestMeta(request)?.buckets;
-      const headers = set.headers as Headers;
-      if (buckets && headers["x-ratelimit-limit"] === undefined) writeRateHeaders(headers, buckets);
-    });
+    // errors before authentication (unknown route, malformed body) still count against the
+    // IP; unless that refuses the request, the error handler after this hook answers
+    .onError({ as: "global" }, ({ request, set }) => settlePendingIp(limits, request, set))
+    // a safety net for an /api/v1 route that never authenticates: it counts all the same
+    .onAfterHandle({ as: "global" }, ({ request, set }) => settlePendingIp(limits, request, set));
+
+function settlePendingIp(
+  limits: RateLimits | undefined,
+  request: Request,
+  set: { status?: number | string; headers: Record<string, unknown> },
+) {
+  if (!limits) return;
+  return then(limits.beforeAuthError(request, set.headers as Headers), (refused) => {
+    if (!refused) return;
+    set.status = refused.status;
+    Object.assign(set.headers, refused.headers);
+    return refused.body();
+  });
+}

@@ -20,6 +20,8 @@ export interface RequestMeta {
   operator?: boolean;
   /** rate-limit buckets this request has drawn from so far (src/http/rate-limit.ts) */
   buckets?: BucketResult[];
+  /** a keyed /api/v1 request whose IP bucket is drawn together with its key's, after auth */
+  ipBucketPending?: boolean;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();

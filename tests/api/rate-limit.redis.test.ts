@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
+import type { RedisCommands } from "../../src/http/redis-buckets.ts";
 import {
   buildTestApp,
   type DriverName,
@@ -24,7 +25,17 @@ function suite(driver: DriverName) {
     return c;
   };
   const env = { RATE_LIMIT_KEY_PER_MIN: "20", RATE_LIMIT_BURST_PER_SEC: "1000" };
-  const { app, db, make } = useTestApp(driver, { env, redis: client(), redisPrefix: prefix });
+  // counts the scripts one instance runs
+  let evals = 0;
+  const counted = client();
+  const counting: RedisCommands = {
+    send(command, args) {
+      if (command === "EVALSHA" || command === "EVAL") evals++;
+      return counted.send(command, args);
+    },
+  };
+  const scripts = () => evals;
+  const { app, db, make } = useTestApp(driver, { env, redis: counting, redisPrefix: prefix });
 
   afterAll(async () => {
     const cleaner = client();
@@ -42,6 +53,7 @@ function suite(driver: DriverName) {
       });
       try {
         const { key } = await make.member();
+        evals = 0;
         const statuses: number[] = [];
         for (let i = 0; i < 10; i++) {
           statuses.push((await send(app, "/api/v1/whoami", { key })).status);
@@ -52,6 +64,7 @@ function suite(driver: DriverName) {
         expect(last.headers.get("ratelimit")).toBe('"key";r=0;t=60');
         const refused = await send(app, "/api/v1/whoami", { key });
         expect(refused.status, "the 21st, across both instances").toBe(429);
+        expect(scripts(), "one script per request: IP, key and burst together").toBe(11);
         expect(await refused.json()).toEqual({
           error: "API key rate limit exceeded",
           retryAfter: 3,

@@ -6,7 +6,7 @@ import { type DriverName, describeEachDriver, send, useTestApp } from "../helper
 function suite(driver: DriverName) {
   describe("without a trusted proxy", () => {
     const clock = manualClock();
-    const { app } = useTestApp(driver, {
+    const { app, make } = useTestApp(driver, {
       env: { RATE_LIMIT_IP_PER_MIN: "5", RATE_LIMIT_BURST_PER_SEC: "10" },
       now: clock.now,
     });
@@ -21,6 +21,20 @@ function suite(driver: DriverName) {
         statuses.push(response.status);
       }
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    });
+
+    test("with a valid key, unknown routes still count against the IP, and get its 429", async () => {
+      const { key } = await make.member();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await send(app, `/api/v1/probe-${i}`, { key, peer: "192.0.2.61" });
+        statuses.push(response.status);
+        if (i === 5)
+          expect(await response.json()).toEqual({ error: "Too many requests", retryAfter: 12 });
+      }
+      expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+      const known = await send(app, "/api/v1/whoami", { key, peer: "192.0.2.61" });
+      expect(known.status, "the same IP stays refused on real routes").toBe(429);
     });
   });
 

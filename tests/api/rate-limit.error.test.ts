@@ -77,6 +77,25 @@ function suite(driver: DriverName) {
       expect(warnings[0]?.error).toContain("Connection closed");
     });
   });
+
+  describe("REDIS_URL without a Redis client (the Deno entry)", () => {
+    const logs: Record<string, unknown>[] = [];
+    const { app, make } = useTestApp(driver, {
+      env: { REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_BURST_PER_SEC: "10" },
+      logs,
+    });
+
+    test("says so in the log and limits with in-process buckets", async () => {
+      expect(logs.map((l) => l.msg)).toContain(
+        "REDIS_URL is set but this runtime has no Redis client; using in-process buckets",
+      );
+      const { key } = await make.member();
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++)
+        statuses.push((await send(app, "/api/v1/whoami", { key })).status);
+      expect(statuses.at(-1)).toBe(429);
+    });
+  });
 }
 
 describeEachDriver("rate limit refusals", suite);

@@ -47,7 +47,7 @@ export function createLimits(
       await redis?.start();
       const syncMs = options.quotaSyncMs ?? QUOTA_SYNC_MS;
       if (syncMs > 0) every(syncMs, () => void quota.sync());
-      every(SWEEP_MS, () => limiter.sweep?.());
+      every(SWEEP_MS, () => limits.sweep());
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);

@@ -156,6 +156,16 @@ export class RateLimits {
     });
   }
 
+  /** Drops buckets that have refilled completely; on a timer (src/http/limits.ts). */
+  sweep(): void {
+    this.limiter.sweep?.();
+  }
+
+  /** Buckets held in this process, for tests and diagnostics. */
+  get bucketCount(): number {
+    return this.limiter.size ?? 0;
+  }
+
   private ip(ip: string): BucketSpec {
     return { name: "ip", id: ip, limit: this.config.ipPerMin, windowMs: MINUTE };
   }

@@ -118,6 +118,10 @@ export class RedisRateLimiter implements RateLimiter {
     this.fallback.sweep();
   }
 
+  get size(): number {
+    return this.fallback.size;
+  }
+
   private async run(specs: BucketSpec[]): Promise<number[]> {
     const keys = specs.map((spec) => `${this.prefix}${spec.name}:${spec.id}`);
     const args = specs.flatMap((spec) => [String(spec.limit), String(spec.windowMs)]);

@@ -31,6 +31,8 @@ export interface RateLimiter {
   consume(specs: BucketSpec[]): BucketResult[] | Promise<BucketResult[]>;
   /** drops state for idle clients; called on a timer */
   sweep?(): void;
+  /** buckets held in this process (the in-process store, or the Redis limiter's fallback) */
+  readonly size?: number;
 }
 
 /** Requests left in the bucket right now. */

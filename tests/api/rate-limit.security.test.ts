@@ -87,6 +87,32 @@ function suite(driver: DriverName) {
       );
     });
   });
+
+  describe("a flood of distinct addresses", () => {
+    const clock = manualClock();
+    const { app } = useTestApp(driver, {
+      env: { RATE_LIMIT_IP_PER_MIN: "60", RATE_LIMIT_BURST_PER_SEC: "10" },
+      now: clock.now,
+    });
+
+    test("100,000 addresses: buckets stay bounded and are swept once idle", async () => {
+      for (let i = 0; i < 100_000; i++) {
+        const peer = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+        const response = await send(app, "/api/v1/whoami", { peer });
+        if (response.status !== 401) throw new Error(`request ${i}: ${response.status}`);
+      }
+      const limits = app.services.limits;
+      // an IP bucket and an IP burst bucket per address, at most 50,000 of each kind
+      expect(limits?.bucketCount).toBeLessThanOrEqual(100_000);
+      expect(limits?.bucketCount).toBeGreaterThan(50_000);
+      clock.advance(500);
+      limits?.sweep();
+      expect(limits?.bucketCount, "buckets still refilling are kept").toBeGreaterThan(50_000);
+      clock.advance(60_000);
+      limits?.sweep();
+      expect(limits?.bucketCount, "full buckets equal new ones: nothing idle is kept").toBe(0);
+    }, 120_000);
+  });
 }
 
 describeEachDriver("rate limit security", suite);

@@ -2,6 +2,7 @@ import type { Plan } from "../auth/permissions.ts";
 import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../errors.ts";
 import type { QuotaCheck } from "./quota-store.ts";
+import { numberText } from "./rate-limit.ts";
 
 /** Requests per sliding 24 h by plan when the organization has no override; null: unlimited. */
 export const PLAN_DAILY_QUOTA: Record<Plan, number | null> = {
@@ -19,10 +20,10 @@ export function dailyQuota(organization: Principal["organization"]): number | nu
 type Headers = Record<string, string | number>;
 
 export function writeQuotaHeaders(headers: Headers, limit: number | null, check: QuotaCheck) {
-  headers["x-quota-limit"] = limit === null ? "unlimited" : String(limit);
-  headers["x-quota-used"] = String(check.used);
+  headers["x-quota-limit"] = limit === null ? "unlimited" : numberText(limit);
+  headers["x-quota-used"] = numberText(check.used);
   headers["x-quota-remaining"] =
-    limit === null ? "unlimited" : String(Math.max(0, limit - check.used));
+    limit === null ? "unlimited" : numberText(Math.max(0, limit - check.used));
 }
 
 /** The seed's daily-quota 429: `{ error, limit, used, window: "24h" }` with Retry-After 3600. */

@@ -180,24 +180,54 @@ export class RateLimits {
  * slower to refill), and the IETF draft-11 `RateLimit-Policy` / `RateLimit` fields.
  */
 export function writeRateHeaders(headers: Headers, results: BucketResult[]): void {
-  const closest = results.reduce((best, result) => {
+  let closest = results[0] as BucketResult;
+  for (let i = 1; i < results.length; i++) {
+    const result = results[i] as BucketResult;
     const left = remaining(result);
-    const bestLeft = remaining(best);
-    const closer =
-      left < bestLeft || (left === bestLeft && secondsToFull(result) > secondsToFull(best));
-    return closer ? result : best;
-  });
-  const left = remaining(closest);
-  const reset = secondsToFull(closest);
-  headers["x-ratelimit-limit"] = String(closest.limit);
-  headers["x-ratelimit-remaining"] = String(left);
-  headers["x-ratelimit-reset"] = String(reset);
-  let policy = "";
-  for (const r of results) {
-    policy += `${policy ? ", " : ""}"${r.name}";q=${r.limit};w=${r.windowMs / 1000}`;
+    const bestLeft = remaining(closest);
+    if (left < bestLeft || (left === bestLeft && secondsToFull(result) > secondsToFull(closest))) {
+      closest = result;
+    }
   }
-  headers["ratelimit-policy"] = policy;
+  const left = numberText(remaining(closest));
+  const reset = numberText(secondsToFull(closest));
+  headers["x-ratelimit-limit"] = numberText(closest.limit);
+  headers["x-ratelimit-remaining"] = left;
+  headers["x-ratelimit-reset"] = reset;
+  headers["ratelimit-policy"] = policyText(results);
   headers.ratelimit = `"${closest.name}";r=${left};t=${reset}`;
+}
+
+/**
+ * Every response carries these headers, so their text is cached: the policy field depends only
+ * on which buckets applied (a handful of combinations), and most counts are small numbers.
+ */
+const SMALL_NUMBERS = Array.from({ length: 1024 }, (_, n) => String(n));
+export const numberText = (n: number) => SMALL_NUMBERS[n] ?? String(n);
+
+const policies: { results: { name: string; limit: number; windowMs: number }[]; text: string }[] =
+  [];
+
+function policyText(results: BucketResult[]): string {
+  for (const policy of policies) {
+    if (policy.results.length !== results.length) continue;
+    let same = true;
+    for (let i = 0; i < results.length && same; i++) {
+      const a = policy.results[i] as BucketResult;
+      const b = results[i] as BucketResult;
+      same = a.name === b.name && a.limit === b.limit && a.windowMs === b.windowMs;
+    }
+    if (same) return policy.text;
+  }
+  const text = results.map((r) => `"${r.name}";q=${r.limit};w=${r.windowMs / 1000}`).join(", ");
+  // bounded: limits come from configuration and plans, so only a few combinations exist
+  if (policies.length < 64) {
+    policies.push({
+      results: results.map(({ name, limit, windowMs }) => ({ name, limit, windowMs })),
+      text,
+    });
+  }
+  return text;
 }
 
 const refusedBy = (results: BucketResult[]) => results.some((r) => !r.allowed);

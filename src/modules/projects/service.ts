@@ -4,6 +4,7 @@ import type { Database } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { recordEvent } from "../../webhooks/outbox.ts";
+import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../shared/page.ts";
 import {
   countProjects,
   deleteProjectRow,
@@ -18,8 +19,7 @@ import {
 export const PROJECT_LIMITS = {
   name: { min: 1, max: 100 },
   description: { max: 1000 },
-  page: { min: 1, max: 2_147_483_647, default: 1 },
-  limit: { min: 1, max: 100, default: 10 },
+  ...PAGE_NUMBER_LIMITS,
 } as const;
 
 export interface ProjectInput {
@@ -37,24 +37,8 @@ export const projectJson = (row: ProjectRow) => ({
 });
 
 /** Defaults and bounds of the list window; REST checks it before GraphQL's 32-bit Int would. */
-export function projectPage(args: { page?: number | null; limit?: number | null }) {
-  const page = args.page ?? PROJECT_LIMITS.page.default;
-  const limit = args.limit ?? PROJECT_LIMITS.limit.default;
-  const { page: p, limit: l } = PROJECT_LIMITS;
-  new Problems()
-    .check(
-      Number.isInteger(page) && page >= p.min && page <= p.max,
-      ["page"],
-      `Must be an integer from ${p.min} to ${p.max}`,
-    )
-    .check(
-      Number.isInteger(limit) && limit >= l.min && limit <= l.max,
-      ["limit"],
-      `Must be an integer from ${l.min} to ${l.max}`,
-    )
-    .throwIfAny();
-  return { page, limit };
-}
+/** Page and limit of the projects list (interface B bounds). */
+export const projectPage = pageNumberWindow;
 
 const notFoundProject = () => notFound("Project not found");
 

@@ -55,3 +55,29 @@ export async function fetchPage<Q extends PgSelect, T>(
   ]);
   return { data: (rows as Awaited<Q>).map(map), pagination: { total, ...window } };
 }
+
+/** Interface B lists (projects, webhooks, deliveries): page ≥ 1 (default 1), limit 1..100 (default 10). */
+export const PAGE_NUMBER_LIMITS = {
+  page: { min: 1, max: MAX_OFFSET, default: 1 },
+  limit: { min: 1, max: 100, default: 10 },
+} as const;
+
+/** Defaults and bounds of an interface B page, the same 400 for REST and GraphQL callers. */
+export function pageNumberWindow(args: { page?: number | null; limit?: number | null }) {
+  const { page: p, limit: l } = PAGE_NUMBER_LIMITS;
+  const page = args.page ?? p.default;
+  const limit = args.limit ?? l.default;
+  new Problems()
+    .check(
+      Number.isInteger(page) && page >= p.min && page <= p.max,
+      ["page"],
+      `Must be an integer from ${p.min} to ${p.max}`,
+    )
+    .check(
+      Number.isInteger(limit) && limit >= l.min && limit <= l.max,
+      ["limit"],
+      `Must be an integer from ${l.min} to ${l.max}`,
+    )
+    .throwIfAny();
+  return { page, limit };
+}

@@ -6,14 +6,14 @@ import { isUuid, Problems } from "../../validation.ts";
 import { WEBHOOK_CHANNEL, WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
 import { newWebhookSecret } from "../../webhooks/signer.ts";
 import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../webhooks/ssrf.ts";
+import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../shared/page.ts";
 import * as q from "./queries.ts";
 
 /** Interface B webhook bounds (CONTRACT section 8; pagination as for projects). */
 export const WEBHOOK_LIMITS = {
   perOrganization: 20,
   urlMaxLength: 2048,
-  page: { min: 1, max: 2_147_483_647, default: 1 },
-  limit: { min: 1, max: 100, default: 10 },
+  ...PAGE_NUMBER_LIMITS,
 } as const;
 
 export interface WebhookInput {
@@ -67,7 +67,7 @@ export class WebhookService {
 
   async list(principal: Principal, args: { page?: number | null; limit?: number | null }) {
     allow(principal, "webhooks:read");
-    const { page, limit } = pageArgs(args);
+    const { page, limit } = pageNumberWindow(args);
     const org = principal.organization.id;
     const db = this.database.db;
     const [rows, total] = await Promise.all([
@@ -156,7 +156,7 @@ export class WebhookService {
     args: { page?: number | null; limit?: number | null },
   ) {
     allow(principal, "webhooks:read");
-    const { page, limit } = pageArgs(args);
+    const { page, limit } = pageNumberWindow(args);
     const subscription = await this.owned(principal, id);
     const db = this.database.db;
     const [rows, total] = await Promise.all([
@@ -233,23 +233,4 @@ export class WebhookService {
 function allow(principal: Principal, scope: "webhooks:read" | "webhooks:write") {
   requireScope(principal, scope);
   requirePermission(principal, "webhooks.manage");
-}
-
-function pageArgs(args: { page?: number | null; limit?: number | null }) {
-  const { page: p, limit: l } = WEBHOOK_LIMITS;
-  const page = args.page ?? p.default;
-  const limit = args.limit ?? l.default;
-  new Problems()
-    .check(
-      Number.isInteger(page) && page >= p.min && page <= p.max,
-      ["page"],
-      `Must be an integer from ${p.min} to ${p.max}`,
-    )
-    .check(
-      Number.isInteger(limit) && limit >= l.min && limit <= l.max,
-      ["limit"],
-      `Must be an integer from ${l.min} to ${l.max}`,
-    )
-    .throwIfAny();
-  return { page, limit };
 }

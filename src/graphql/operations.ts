@@ -110,7 +110,12 @@ export const operations = {
     }
   `,
   ListAlerts: /* GraphQL */ `
-    query ListAlerts($limit: Int, $offset: Int, $status: String, $severity: String) {
+    query ListAlerts(
+      $limit: Int
+      $offset: Int
+      $status: AlertStatus
+      $severity: AlertSeverity
+    ) {
       alerts(limit: $limit, offset: $offset, status: $status, severity: $severity) {
         data {
           id source externalId severity status title message equipmentId occurredAt receivedAt

@@ -184,7 +184,7 @@ function suite(driver: DriverName) {
     const { json } = await graphql(
       app,
       key,
-      `{ alerts(severity: "info") { data { id source externalId severity status title message
+      `{ alerts(severity: info) { data { id source externalId severity status title message
           equipmentId occurredAt receivedAt } pagination { total limit offset } } }`,
     );
     expect(json.data.alerts).toEqual(rest);

@@ -27,10 +27,22 @@ export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES):
   return new TextDecoder().decode(bytes);
 }
 
-/** JSON bodies: size-limited, and a clear 400 instead of the framework's parse error. */
+/**
+ * JSON bodies: size-limited, and a clear 400 instead of the framework's parse error. The REST
+ * API takes JSON only: a body of another type (a form, plain text — what `curl -d` sends
+ * without a Content-Type) is a 415 naming the fix, not a misleading validation error.
+ */
 export const jsonBody = () =>
   new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request, contentType }) => {
-    if (!contentType.includes("json")) return;
+    if (!contentType.includes("json")) {
+      if (request.body && new URL(request.url).pathname.startsWith("/api/")) {
+        throw new ApiError(
+          "UNSUPPORTED_MEDIA_TYPE",
+          "Send the body as JSON with Content-Type: application/json",
+        );
+      }
+      return;
+    }
     const text = await readBodyLimited(request);
     if (text.trim() === "") return undefined;
     try {

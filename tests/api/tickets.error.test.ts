@@ -103,6 +103,22 @@ function suite(driver: DriverName) {
     expect(await ticketCount(organizationId)).toBe(0);
   });
 
+  test("a body that is not JSON (a form, plain text) → 415 and nothing created", async () => {
+    const { key, organizationId } = await make.member({ scopes: SCOPES });
+    for (const contentType of ["application/x-www-form-urlencoded", "text/plain"]) {
+      const response = await send(app, "/api/v1/tickets", {
+        key,
+        body: "title=Printer+jams&description=The+printer+jams+again",
+        headers: { "content-type": contentType },
+      });
+      expect({ contentType, status: response.status }).toEqual({ contentType, status: 415 });
+      expect(await response.json()).toEqual({
+        error: "Send the body as JSON with Content-Type: application/json",
+      });
+    }
+    expect(await ticketCount(organizationId)).toBe(0);
+  });
+
   test("malformed JSON → 400 and nothing created", async () => {
     const { key, organizationId } = await make.member({ scopes: SCOPES });
     const response = await send(app, "/api/v1/tickets", { key, body: '{"title": "x",' });

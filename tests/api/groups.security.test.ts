@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { groupMembers, groups } from "../../src/db/schema/index.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
-import { getJson, graphqlError } from "../helpers/lists.ts";
+import { getJson, listAccessTests } from "../helpers/lists.ts";
 
 const PATH = "/api/v1/groups";
 const QUERY = "{ groups { data { id } } }";
@@ -9,47 +9,17 @@ const QUERY = "{ groups { data { id } } }";
 function suite(driver: DriverName) {
   const { app, db, make } = useTestApp(driver);
 
-  test("no key → 401; FREE plan → 403", async () => {
-    expect(await getJson(app, PATH)).toMatchObject({
-      status: 401,
-      body: { error: "Missing API key" },
-    });
-    const free = await make.member({ plan: "FREE", scopes: ["users:read"] });
-    expect(await getJson(app, PATH, free.key)).toMatchObject({
-      status: 403,
-      body: { error: "API access requires the Pro plan" },
-    });
-  });
-
-  test("a key without users:read → 403 Missing scope: users:read (REST and GraphQL)", async () => {
-    const { key } = await make.member({ scopes: ["equipment:read"] });
-    expect(await getJson(app, PATH, key)).toMatchObject({
-      status: 403,
-      body: { error: "Missing scope: users:read" },
-    });
-    expect(await graphqlError(app, key, QUERY)).toMatchObject({
-      status: 403,
-      message: "Missing scope: users:read",
-    });
-  });
-
-  test("an owner without users.view → 403 Missing permission: users.view", async () => {
-    const org = await make.organization();
-    await make.role(org.id, "tickets-only", "TECHNICIAN", ["tickets.view_all"]);
-    const { key } = await make.member({
-      organizationId: org.id,
-      role: "tickets-only",
-      scopes: ["users:read"],
-    });
-    expect(await getJson(app, PATH, key)).toMatchObject({
-      status: 403,
-      body: { error: "Missing permission: users.view" },
-    });
-    expect(await graphqlError(app, key, QUERY)).toMatchObject({
-      status: 403,
-      message: "Missing permission: users.view",
-    });
-  });
+  listAccessTests(
+    { app, make },
+    {
+      path: PATH,
+      query: QUERY,
+      scope: "users:read",
+      permission: "users.view",
+      otherScope: "equipment:read",
+      otherRole: { name: "tickets-only", permissions: ["tickets.view_all"] },
+    },
+  );
 
   test("another organization's groups are never listed nor counted", async () => {
     const mine = await make.member({ scopes: ["users:read"] });

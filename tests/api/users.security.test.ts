@@ -7,7 +7,7 @@ import {
   send,
   useTestApp,
 } from "../helpers/harness.ts";
-import { getJson, graphqlError } from "../helpers/lists.ts";
+import { getJson, listAccessTests } from "../helpers/lists.ts";
 
 const PATH = "/api/v1/users";
 const QUERY = "{ users { data { userId profile { email } } } }";
@@ -15,47 +15,17 @@ const QUERY = "{ users { data { userId profile { email } } } }";
 function suite(driver: DriverName) {
   const { app, db, make } = useTestApp(driver);
 
-  test("no key → 401; FREE plan → 403", async () => {
-    expect(await getJson(app, PATH)).toMatchObject({
-      status: 401,
-      body: { error: "Missing API key" },
-    });
-    const free = await make.member({ plan: "FREE", scopes: ["users:read"] });
-    expect(await getJson(app, PATH, free.key)).toMatchObject({
-      status: 403,
-      body: { error: "API access requires the Pro plan" },
-    });
-  });
-
-  test("a key without users:read → 403 Missing scope: users:read (REST and GraphQL)", async () => {
-    const { key } = await make.member({ scopes: ["alerts:read"] });
-    expect(await getJson(app, PATH, key)).toMatchObject({
-      status: 403,
-      body: { error: "Missing scope: users:read" },
-    });
-    expect(await graphqlError(app, key, QUERY)).toMatchObject({
-      status: 403,
-      message: "Missing scope: users:read",
-    });
-  });
-
-  test("an owner without users.view → 403 Missing permission: users.view", async () => {
-    const org = await make.organization();
-    await make.role(org.id, "equipment-only", "TECHNICIAN", ["equipment.view_all"]);
-    const { key } = await make.member({
-      organizationId: org.id,
-      role: "equipment-only",
-      scopes: ["users:read"],
-    });
-    expect(await getJson(app, PATH, key)).toMatchObject({
-      status: 403,
-      body: { error: "Missing permission: users.view" },
-    });
-    expect(await graphqlError(app, key, QUERY)).toMatchObject({
-      status: 403,
-      message: "Missing permission: users.view",
-    });
-  });
+  listAccessTests(
+    { app, make },
+    {
+      path: PATH,
+      query: QUERY,
+      scope: "users:read",
+      permission: "users.view",
+      otherScope: "alerts:read",
+      otherRole: { name: "equipment-only", permissions: ["equipment.view_all"] },
+    },
+  );
 
   test("email is hidden without users.manage, over REST and GraphQL, and shown with it", async () => {
     const org = await make.organization();

@@ -1,6 +1,6 @@
-import { expect } from "bun:test";
+import { expect, test } from "bun:test";
 import type { OrgitApp } from "../../src/app.ts";
-import { graphql, send } from "./harness.ts";
+import { type Factories, graphql, send } from "./harness.ts";
 
 /** Helpers shared by the interface A list suites (units, groups, users, releases, alerts). */
 
@@ -68,4 +68,67 @@ export async function graphqlError(app: OrgitApp, key: string | undefined, query
     details: error.extensions?.details,
     data: json.data,
   };
+}
+
+/**
+ * The three access tests every scoped, permission-guarded list shares: no key → 401 and FREE
+ * plan → 403; a key without the scope → 403; an owner without the permission → 403 (REST and
+ * GraphQL). Registers them in the calling suite.
+ */
+export function listAccessTests(
+  ctx: { app: OrgitApp; make: Factories },
+  list: {
+    path: string;
+    query: string;
+    scope: string;
+    permission: string;
+    /** a scope the key holds instead, and a role (TECHNICIAN seat) that lacks the permission */
+    otherScope: string;
+    otherRole: { name: string; permissions: string[] };
+  },
+) {
+  const { app, make } = ctx;
+  const { path, query, scope, permission } = list;
+
+  test("no key → 401; FREE plan → 403", async () => {
+    expect(await getJson(app, path)).toMatchObject({
+      status: 401,
+      body: { error: "Missing API key" },
+    });
+    const free = await make.member({ plan: "FREE", scopes: [scope] });
+    expect(await getJson(app, path, free.key)).toMatchObject({
+      status: 403,
+      body: { error: "API access requires the Pro plan" },
+    });
+  });
+
+  test(`a key without ${scope} → 403 Missing scope: ${scope} (REST and GraphQL)`, async () => {
+    const { key } = await make.member({ scopes: [list.otherScope] });
+    expect(await getJson(app, path, key)).toMatchObject({
+      status: 403,
+      body: { error: `Missing scope: ${scope}` },
+    });
+    expect(await graphqlError(app, key, query)).toMatchObject({
+      status: 403,
+      message: `Missing scope: ${scope}`,
+    });
+  });
+
+  test(`an owner without ${permission} → 403 Missing permission: ${permission}`, async () => {
+    const org = await make.organization();
+    await make.role(org.id, list.otherRole.name, "TECHNICIAN", list.otherRole.permissions);
+    const { key } = await make.member({
+      organizationId: org.id,
+      role: list.otherRole.name,
+      scopes: [scope],
+    });
+    expect(await getJson(app, path, key)).toMatchObject({
+      status: 403,
+      body: { error: `Missing permission: ${permission}` },
+    });
+    expect(await graphqlError(app, key, query)).toMatchObject({
+      status: 403,
+      message: `Missing permission: ${permission}`,
+    });
+  });
 }

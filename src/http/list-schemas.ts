@@ -1,4 +1,4 @@
-import type { TLiteral, TUnion } from "@sinclair/typebox";
+import { type IntegerOptions, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
 import { PAGE_LIMIT } from "../modules/shared/page.ts";
 
@@ -19,10 +19,17 @@ export const PageQuery = {
   ),
 };
 
+/**
+ * An integer in an answer. Elysia's `t.Integer` also accepts numeric strings (right for a query
+ * string) and so documents itself as `string | integer`; an answer's integers are JSON integers,
+ * and the OpenAPI document (and the clients' types generated from it) must say so.
+ */
+export const ResponseInt = (options?: IntegerOptions) => Type.Integer(options);
+
 export const PaginationSchema = t.Object({
-  total: t.Integer({ description: "total number of items matching the filters" }),
-  limit: t.Integer({ description: "page size applied" }),
-  offset: t.Integer({ description: "number of items skipped" }),
+  total: ResponseInt({ description: "total number of items matching the filters" }),
+  limit: ResponseInt({ description: "page size applied" }),
+  offset: ResponseInt({ description: "number of items skipped" }),
 });
 
 /** The seed's pagination envelope around a list item schema. */

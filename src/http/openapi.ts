@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { ResponseInt } from "./list-schemas.ts";
 
 export const ErrorDetailSchema = t.Object({
   path: t.Array(t.String(), { description: 'names the field, e.g. ["items", "0", "name"]' }),
@@ -20,9 +21,9 @@ export const RateLimitedSchema = t.Object(
       description:
         "`Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit)",
     }),
-    retryAfter: t.Optional(t.Integer({ minimum: 1, description: "seconds; rate limits only" })),
-    limit: t.Optional(t.Integer({ description: "daily quota only" })),
-    used: t.Optional(t.Integer({ description: "daily quota only" })),
+    retryAfter: t.Optional(ResponseInt({ minimum: 1, description: "seconds; rate limits only" })),
+    limit: t.Optional(ResponseInt({ description: "daily quota only" })),
+    used: t.Optional(ResponseInt({ description: "daily quota only" })),
     window: t.Optional(t.Literal("24h", { description: "daily quota only" })),
   },
   {

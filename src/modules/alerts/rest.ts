@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
-import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
+import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema, validationErrorResponse } from "../../http/openapi.ts";
 import { requestMeta } from "../../http/request-context.ts";
 import { ALERT_SEVERITIES, INGEST_LIMITS } from "./ingest-input.ts";
@@ -54,9 +54,9 @@ const IngestBody = t.Union(
 );
 const IngestResult = t.Object(
   {
-    received: t.Integer({ description: "alerts in the request" }),
-    created: t.Integer({ description: "alerts stored now" }),
-    duplicates: t.Integer({ description: "alerts whose source + externalId was already known" }),
+    received: ResponseInt({ description: "alerts in the request" }),
+    created: ResponseInt({ description: "alerts stored now" }),
+    duplicates: ResponseInt({ description: "alerts whose source + externalId was already known" }),
     ids: t.Array(t.String({ format: "uuid" }), {
       description:
         "one per received alert, in order; a duplicate's is the id of the alert it repeats",

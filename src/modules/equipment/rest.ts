@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
-import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
+import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
 import type { Page } from "../shared/page.ts";
 import { EQUIPMENT_PLATFORMS, EQUIPMENT_TYPES, FIELD_LIMITS } from "./bulk-items.ts";
@@ -56,9 +56,9 @@ const BulkCreateBody = t.Object(
 
 const BulkCreateResult = t.Object(
   {
-    requested: t.Integer(),
-    created: t.Integer(),
-    failed: t.Integer(),
+    requested: ResponseInt(),
+    created: ResponseInt(),
+    failed: ResponseInt(),
     items: t.Array(
       t.Object({
         name: t.String(),
@@ -68,7 +68,7 @@ const BulkCreateResult = t.Object(
     ),
     errors: t.Array(
       t.Object({
-        index: t.Integer({ description: "position in the request, from 0" }),
+        index: ResponseInt({ description: "position in the request, from 0" }),
         name: t.Nullable(t.String()),
         error: t.String({ description: "field and problem, e.g. `unitId: No unit with this id…`" }),
       }),

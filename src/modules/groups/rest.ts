@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
-import { envelope, PageQuery } from "../../http/list-schemas.ts";
+import { envelope, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
 
 const Group = t.Object(
@@ -8,7 +8,7 @@ const Group = t.Object(
     id: t.String({ format: "uuid" }),
     name: t.String(),
     description: t.Nullable(t.String()),
-    memberCount: t.Integer({ description: "members still in the organization" }),
+    memberCount: ResponseInt({ description: "members still in the organization" }),
     createdAt: t.String({ format: "date-time" }),
   },
   { title: "Group" },

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { ApiError, validationFailed } from "../../errors.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
+import { ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
 import { PROJECT_LIMITS, projectPage } from "./service.ts";
 
@@ -40,9 +41,9 @@ const ProjectList = t.Object(
   {
     data: t.Array(ProjectListItem, { description: "newest first; id breaks ties" }),
     pagination: t.Object({
-      page: t.Integer(),
-      limit: t.Integer(),
-      total: t.Integer({ description: "projects in the organization" }),
+      page: ResponseInt(),
+      limit: ResponseInt(),
+      total: ResponseInt({ description: "projects in the organization" }),
     }),
   },
   { title: "ProjectList" },

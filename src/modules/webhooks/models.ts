@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
 import { WEBHOOK_LIMITS } from "./service.ts";
@@ -36,7 +37,7 @@ export const CreatedWebhook = t.Object(
   },
   { title: "CreatedWebhook" },
 );
-const Pagination = t.Object({ page: t.Integer(), limit: t.Integer(), total: t.Integer() });
+const Pagination = t.Object({ page: ResponseInt(), limit: ResponseInt(), total: ResponseInt() });
 export const WebhookList = t.Object(
   { data: t.Array(Webhook, { description: "newest first" }), pagination: Pagination },
   { title: "WebhookList" },
@@ -49,8 +50,8 @@ export const Delivery = t.Object(
     eventId: t.String({ format: "uuid" }),
     eventType: t.String(),
     status: t.UnionEnum(["pending", "sending", "delivered", "failed"]),
-    attempts: t.Integer(),
-    lastStatusCode: t.Nullable(t.Integer()),
+    attempts: ResponseInt(),
+    lastStatusCode: t.Nullable(ResponseInt()),
     lastError: t.Nullable(t.String()),
     lastAttemptAt: NullableTimestamp,
     nextAttemptAt: t.Nullable(Timestamp, { description: "null unless pending" }),

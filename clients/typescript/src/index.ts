@@ -1,0 +1,22 @@
+export { Orgit } from "./client.js";
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  OrgitConnectionError,
+  OrgitError,
+  type OrgitErrorInit,
+  OrgitTimeoutError,
+  PermissionDeniedError,
+  RateLimitError,
+  ServerError,
+  WebhookVerificationError,
+} from "./errors.js";
+export type { paths } from "./generated/openapi.js";
+export { type ClientOptions, VERSION } from "./http.js";
+export type { QuotaInfo, RateLimitInfo, ResponseMeta } from "./meta.js";
+export type * from "./models.js";
+export { MAX_OFFSET_LIMIT, MAX_PAGE_LIMIT } from "./pagination.js";
+export type { IdempotentOptions } from "./resources/interface-a.js";
+export { type VerifyWebhookOptions, verifyWebhook } from "./webhooks.js";

@@ -10,6 +10,9 @@ import { parseMeta, type ResponseMeta } from "./meta.js";
 export const VERSION = "0.1.0";
 const USER_AGENT = `orgit-typescript/${VERSION}`;
 
+/** What the client needs of `fetch`; the global `fetch` of every runtime fits. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
 export interface ClientOptions {
   /** `orgit_…`; default: the `ORGIT_API_KEY` environment variable */
   apiKey?: string;
@@ -21,8 +24,8 @@ export interface ClientOptions {
   maxRetries?: number;
   /** a 429 asking to wait longer than this is thrown at once; default 60 000 */
   maxRetryWaitMs?: number;
-  /** a fetch implementation to use instead of the global one */
-  fetch?: typeof fetch;
+  /** a fetch implementation to use instead of the global one (a proxy agent, a test double) */
+  fetch?: FetchLike;
   /** called with the meta of EVERY response: errors and retried attempts included */
   onResponse?: (meta: ResponseMeta) => void;
 }
@@ -74,7 +77,7 @@ export class Http {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly maxRetryWaitMs: number;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: FetchLike;
   private readonly onResponse: ((meta: ResponseMeta) => void) | undefined;
   lastResponse: ResponseMeta | undefined;
 
@@ -85,7 +88,7 @@ export class Http {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 2;
     this.maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
-    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.fetchImpl = options.fetch ?? ((url, init) => fetch(url, init));
     this.onResponse = options.onResponse;
   }
 

@@ -14,7 +14,7 @@ export {
   WebhookVerificationError,
 } from "./errors.js";
 export type { paths } from "./generated/openapi.js";
-export { type ClientOptions, VERSION } from "./http.js";
+export { type ClientOptions, type FetchLike, VERSION } from "./http.js";
 export type { QuotaInfo, RateLimitInfo, ResponseMeta } from "./meta.js";
 export type * from "./models.js";
 export { MAX_OFFSET_LIMIT, MAX_PAGE_LIMIT } from "./pagination.js";

@@ -113,8 +113,10 @@ export class Http {
       }
       if (meta.status >= 200 && meta.status < 300) return body as T;
       const error: OrgitError = errorFromResponse(meta, body);
-      if (canRetry && error instanceof RateLimitError && error.retryAfter !== undefined) {
-        const waitMs = error.retryAfter * 1000;
+      if (canRetry && error instanceof RateLimitError) {
+        // a refused request had no effect: any method may repeat it, after Retry-After
+        const waitMs =
+          error.retryAfter === undefined ? backoffMs(attempt) : error.retryAfter * 1000;
         if (waitMs <= this.maxRetryWaitMs) {
           await sleep(waitMs);
           continue;

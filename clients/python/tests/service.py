@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from orgit import Orgit, ResponseMeta
+
 REPO_ROOT = Path(__file__).resolve().parents[3]  # clients/python/tests/service.py
 ALL_SCOPES = [
     "equipment:read", "equipment:write", "tickets:read", "tickets:write", "users:read",
@@ -76,7 +78,8 @@ class Service:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.admin_token = secrets.token_hex(24)
-        self._log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the child
+        # a file, not a pipe: a pipe nobody reads fills up and blocks the child
+        self._log = tempfile.TemporaryFile()
         child_env = {
             "PATH": os.environ.get("PATH", ""),
             "HOME": os.environ.get("HOME", "/tmp"),
@@ -133,13 +136,25 @@ class Service:
         request = urllib.request.Request(
             f"{self.base_url}/graphql",
             data=json.dumps({"query": query, "variables": variables}).encode(),
-            headers={"Authorization": f"Bearer {self.admin_token}", "Content-Type": "application/json"},
+            headers={"Authorization": f"Bearer {self.admin_token}",
+                     "Content-Type": "application/json"},
         )
         with urllib.request.urlopen(request, timeout=30) as response:
             body = json.load(response)
         if body.get("errors") or not body.get("data"):
             raise RuntimeError(f"operator API: {body}{self.output()}")
         return next(iter(body["data"].values()))
+
+    def client(
+        self, account: Account, seen: Optional[List[ResponseMeta]] = None, **options: Any
+    ) -> Orgit:
+        """A client with the account's key; ``seen`` collects the meta of every response."""
+        callback = seen.append if seen is not None else None
+        return Orgit(api_key=account.key, base_url=self.base_url, on_response=callback, **options)
+
+    def keyless(self) -> Orgit:
+        """A client without an API key (ingest, install links)."""
+        return Orgit(api_key="", base_url=self.base_url)
 
     def provision(
         self,
@@ -155,8 +170,10 @@ class Service:
             organization["dailyQuota"] = daily_quota
         org = self.operator(CREATE_ORG, {"input": organization})
         email = f"py-{suffix}@example.com"
-        user = self.operator(CREATE_USER, {"input": {"email": email, "firstName": "Ada", "lastName": "Py"}})
-        self.operator(ADD_MEMBER, {"input": {"organizationId": org["id"], "userId": user["id"], "role": role}})
+        person = {"email": email, "firstName": "Ada", "lastName": "Py"}
+        user = self.operator(CREATE_USER, {"input": person})
+        member = {"organizationId": org["id"], "userId": user["id"], "role": role}
+        self.operator(ADD_MEMBER, {"input": member})
         key_input = {"organizationId": org["id"], "userId": user["id"], "name": "python tests",
                      "scopes": list(scopes), "expiresIn": "NEVER"}
         key = self.operator(CREATE_KEY, {"input": key_input})

@@ -8,7 +8,7 @@ import threading
 import time
 import unittest
 import uuid
-from typing import Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 from unittest import mock
 
 from orgit import (
@@ -29,7 +29,8 @@ from .service import LoopbackServer, free_port
 Answer = Tuple[int, Dict[str, str], bytes]
 JSON = {"Content-Type": "application/json"}
 OK: Answer = (200, {**JSON, "X-Request-Id": "req-ok"}, b'{"status": "ok"}')
-UNAVAILABLE: Answer = (503, {**JSON, "X-Request-Id": "req-503"}, b'{"error": "Service unavailable"}')
+UNAVAILABLE: Answer = (503, {**JSON, "X-Request-Id": "req-503"},
+                       b'{"error": "Service unavailable"}')
 TICKET = {"id": "t1", "title": "Printer jams", "status": "open", "priority": "medium",
           "equipment_id": None, "created_by": "u1", "created_at": "2027-01-01T00:00:00.000Z"}
 
@@ -49,9 +50,10 @@ class StubTestCase(unittest.TestCase):
         self.addCleanup(stub.close)
         return stub
 
-    def client(self, stub: LoopbackServer, **options: object) -> Tuple[Orgit, List[ResponseMeta]]:
+    def client(self, stub: LoopbackServer, **options: Any) -> Tuple[Orgit, List[ResponseMeta]]:
         seen: List[ResponseMeta] = []
-        return Orgit(api_key="orgit_stub", base_url=stub.url, on_response=seen.append, **options), seen  # type: ignore[arg-type]
+        orgit = Orgit(api_key="orgit_stub", base_url=stub.url, on_response=seen.append, **options)
+        return orgit, seen
 
 
 class RetriesOnServerErrors(StubTestCase):
@@ -62,7 +64,8 @@ class RetriesOnServerErrors(StubTestCase):
         self.assertEqual(client.health(), {"status": "ok"})
         self.assertEqual([meta.status for meta in seen], [503, 503, 200])
         self.assertGreaterEqual(time.monotonic() - started, 0.75 * (0.5 + 1.0))  # 0.5 s, 1 s ±25 %
-        self.assertEqual(client.last_response.request_id if client.last_response else None, "req-ok")
+        assert client.last_response is not None
+        self.assertEqual(client.last_response.request_id, "req-ok")
 
     def test_after_max_retries_the_server_error_is_raised(self) -> None:
         stub = self.start_stub(UNAVAILABLE)
@@ -70,7 +73,8 @@ class RetriesOnServerErrors(StubTestCase):
         with self.assertRaises(ServerError) as raised:
             client.projects.get("p1")
         error = raised.exception
-        self.assertEqual((error.status, error.error, error.request_id), (503, "Service unavailable", "req-503"))
+        self.assertEqual((error.status, error.error, error.request_id),
+                         (503, "Service unavailable", "req-503"))
         self.assertEqual(str(error), "503 Service unavailable (request id req-503)")
         self.assertEqual(len(stub.recorded()), 2)
         self.assertIs(error.meta, seen[-1])
@@ -85,7 +89,8 @@ class RetriesOnServerErrors(StubTestCase):
         self.assertEqual(keys[0], keys[1])
         self.assertEqual(str(uuid.UUID(keys[0])), keys[0])  # a generated random UUID
         sent = [json.loads(body) for _, _, _, body in stub.recorded()]
-        self.assertEqual(sent[0], {"title": "Printer jams", "description": "On every page, floor 2."})
+        self.assertEqual(sent[0], sent[1])
+        self.assertEqual(sent[0]["description"], "On every page, floor 2.")
 
     def test_requests_without_an_idempotency_key_are_not_retried(self) -> None:
         stub = self.start_stub(UNAVAILABLE)
@@ -103,8 +108,9 @@ class RetriesOnServerErrors(StubTestCase):
             self.assertEqual(len(stub.recorded()) - before, 1, name)
 
     def test_a_client_error_is_not_retried(self) -> None:
-        body = {"error": "Validation failed", "details": [{"path": ["title"], "message": "too short"},
-                                                           {"path": ["items", "0", "name"], "message": "x"}]}
+        details = [{"path": ["title"], "message": "too short"},
+                   {"path": ["items", "0", "name"], "message": "x"}]
+        body = {"error": "Validation failed", "details": details}
         stub = self.start_stub((400, {**JSON, "X-Request-Id": "r4"}, json.dumps(body).encode()))
         client, _ = self.client(stub)
         with self.assertRaises(BadRequestError) as raised:
@@ -124,7 +130,8 @@ class RetriesOnServerErrors(StubTestCase):
         self.assertEqual((teapot.exception.status, teapot.exception.error), (418, "I am a teapot"))
         with self.assertRaises(ServerError) as gateway:
             client.whoami()
-        self.assertEqual((gateway.exception.error, gateway.exception.body), (None, "<h1>Bad gateway</h1>"))
+        self.assertEqual((gateway.exception.error, gateway.exception.body),
+                         (None, "<h1>Bad gateway</h1>"))
         with self.assertRaises(OrgitError) as redirect:  # never followed
             client.whoami()
         self.assertEqual(redirect.exception.status, 302)
@@ -174,7 +181,8 @@ class RequestsAndConfiguration(StubTestCase):
 
     def test_key_and_base_url_from_the_environment(self) -> None:
         stub = self.start_stub(OK)
-        with mock.patch.dict(os.environ, {"ORGIT_API_KEY": "orgit_env", "ORGIT_BASE_URL": stub.url + "/"}):
+        environment = {"ORGIT_API_KEY": "orgit_env", "ORGIT_BASE_URL": stub.url + "/"}
+        with mock.patch.dict(os.environ, environment):
             client = Orgit()
         self.assertEqual(client.base_url, stub.url)
         client.health()
@@ -201,7 +209,8 @@ class RequestsAndConfiguration(StubTestCase):
         self.assertEqual(parse_retry_after("2"), 2.0)
         self.assertIsNone(parse_retry_after(None))
         self.assertIsNone(parse_retry_after("soon"))
-        later = parse_retry_after(time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 30)))
+        in_30_s = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 30))
+        later = parse_retry_after(in_30_s)
         self.assertTrue(later is not None and 25 <= later <= 31, later)
 
 

@@ -1,0 +1,70 @@
+"""What the model-drift test compares: each route's TypedDicts, and schema walking helpers."""
+
+from typing import Any, Dict, Optional, Set, Union, get_args, get_origin
+
+from orgit import models
+
+
+def object_schema(schema: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """The object schema inside an array, a nullable anyOf, or the schema itself."""
+    if "properties" in schema:
+        return schema
+    if schema.get("type") == "array":
+        return object_schema(schema["items"])
+    for option in schema.get("anyOf", []):
+        found = object_schema(option)
+        if found:
+            return found
+    return None
+
+
+def enum_values(schema: Dict[str, Any]) -> Set[str]:
+    values = set(schema.get("enum", []))
+    for option in schema.get("anyOf", []):
+        values |= {option["const"]} if "const" in option else enum_values(option)
+    return values
+
+
+def unwrap(hint: Any) -> Any:
+    """List[X] and Optional[X] to X."""
+    while get_origin(hint) in (list, Union):
+        hint = next(arg for arg in get_args(hint) if arg is not type(None))
+    return hint
+
+
+RESPONSES = [
+    ("get", "/api/v1/whoami", "200", models.Whoami),
+    ("get", "/api/v1/health", "200", models.Health),
+    ("get", "/api/v1/equipments", "200", models.EquipmentList),
+    ("post", "/api/v1/equipments/bulk-create", "201", models.BulkCreateResult),
+    ("get", "/install/{token}", "200", models.InstallLink),
+    ("get", "/api/v1/equipment-units", "200", models.EquipmentUnitList),
+    ("get", "/api/v1/groups", "200", models.GroupList),
+    ("get", "/api/v1/users", "200", models.UserList),
+    ("get", "/api/v1/agent-releases", "200", models.AgentReleaseList),
+    ("get", "/api/v1/alerts", "200", models.AlertList),
+    ("post", "/api/v1/alerts/ingest", "202", models.IngestResult),
+    ("get", "/api/v1/tickets", "200", models.TicketList),
+    ("post", "/api/v1/tickets", "201", models.Ticket),
+    ("get", "/api/projects", "200", models.ProjectList),
+    ("post", "/api/projects", "201", models.CreatedProject),
+    ("get", "/api/projects/{id}", "200", models.Project),
+    ("patch", "/api/projects/{id}", "200", models.Project),
+    ("delete", "/api/projects/{id}", "200", models.Deleted),
+    ("get", "/api/webhooks", "200", models.WebhookList),
+    ("post", "/api/webhooks", "201", models.CreatedWebhook),
+    ("get", "/api/webhooks/{id}", "200", models.Webhook),
+    ("patch", "/api/webhooks/{id}", "200", models.Webhook),
+    ("delete", "/api/webhooks/{id}", "200", models.Deleted),
+    ("get", "/api/webhooks/{id}/deliveries", "200", models.WebhookDeliveryList),
+    ("post", "/api/webhooks/{id}/deliveries/{deliveryId}/retry", "202", models.WebhookDelivery),
+]
+REQUESTS = [
+    ("post", "/api/v1/equipments/bulk-create", [models.BulkCreateRequest]),
+    ("post", "/api/v1/alerts/ingest", [models.IngestAlert, models.IngestBatch]),
+    ("post", "/api/v1/tickets", [models.CreateTicketRequest]),
+    ("post", "/api/projects", [models.CreateProjectRequest]),
+    ("patch", "/api/projects/{id}", [models.UpdateProjectRequest]),
+    ("post", "/api/webhooks", [models.CreateWebhookRequest]),
+    ("patch", "/api/webhooks/{id}", [models.UpdateWebhookRequest]),
+]

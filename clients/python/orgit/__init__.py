@@ -1,7 +1,7 @@
 """Official Python client of the orgit REST API (interfaces A and B, signed webhooks)."""
 
 from . import models
-from ._http import QuotaInfo, RateLimitInfo, ResponseMeta
+from .meta import QuotaInfo, RateLimitInfo, ResponseMeta
 from ._version import __version__
 from .client import DEFAULT_BASE_URL, Orgit
 from .errors import (

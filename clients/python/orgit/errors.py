@@ -1,9 +1,8 @@
 """Errors raised by the client: one base class, one subclass per kind of failure."""
 
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Type
+from typing import Any, Dict, List, Mapping, Optional, Type
 
-if TYPE_CHECKING:
-    from ._http import ResponseMeta
+from .meta import ResponseMeta
 
 __all__ = [
     "OrgitError",
@@ -40,7 +39,7 @@ class OrgitError(Exception):
         retry_after: Optional[float] = None,
         request_id: Optional[str] = None,
         body: Any = None,
-        meta: Optional["ResponseMeta"] = None,
+        meta: Optional[ResponseMeta] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -123,7 +122,7 @@ def _describe(error: str, details: Optional[List[Dict[str, Any]]]) -> str:
 
 
 def error_from_response(
-    status: int, body: Any, meta: "ResponseMeta", retry_after: Optional[float]
+    status: int, body: Any, meta: ResponseMeta, retry_after: Optional[float]
 ) -> OrgitError:
     """The error for a non-2xx answer: the subclass of its status, or plain OrgitError."""
     fields = body if isinstance(body, dict) else {}

@@ -1,8 +1,6 @@
 """Lazy iteration over every item of a list, page after page."""
 
-from typing import Any, Callable, Iterator, Mapping, Optional, Set, TypeVar
-
-T = TypeVar("T")
+from typing import Any, Callable, Iterator, Mapping, Optional, Set
 
 OFFSET_MAX_LIMIT = 200
 """interface A (``/api/v1``): ``limit`` 1..200, pages by ``offset``"""

@@ -1,4 +1,4 @@
-"""Verification of signed webhook deliveries (Standard Webhooks, https://www.standardwebhooks.com)."""
+"""Verification of signed webhook deliveries (https://www.standardwebhooks.com)."""
 
 import base64
 import binascii

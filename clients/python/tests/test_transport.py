@@ -22,7 +22,7 @@ from orgit import (
     ServerError,
     __version__,
 )
-from orgit._http import parse_retry_after
+from orgit.meta import parse_retry_after
 
 from .service import LoopbackServer, free_port
 

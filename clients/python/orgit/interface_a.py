@@ -1,0 +1,153 @@
+"""Interface A resources (``/api/v1``, and the keyless ``/install`` links)."""
+
+from typing import Iterator, Optional, Sequence, Union
+
+from . import models as m
+from ._resource import Resource, given, quote_id
+
+
+class Equipment(Resource):
+    _path = "/api/v1/equipments"
+
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None,
+             status: Optional[m.EquipmentStatus] = None) -> m.EquipmentList:
+        return self._get(self._path, limit=limit, offset=offset, status=status)
+
+    def list_all(self, *, status: Optional[m.EquipmentStatus] = None,
+                 limit: Optional[int] = None) -> Iterator[m.Equipment]:
+        return self._offset_pages(self._path, limit, status=status)
+
+    def bulk_create(
+        self,
+        items: Sequence[m.BulkCreateItem],
+        *,
+        token_kind: Optional[m.TokenKind] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> m.BulkCreateResult:
+        """Up to 100 records; each item's failure is in ``errors``, the rest are created."""
+        body = given(items=list(items), tokenKind=token_kind)
+        return self._create(f"{self._path}/bulk-create", body, idempotency_key)
+
+
+class Install(Resource):
+    def get(self, token: str) -> m.InstallLink:
+        """An agent install link (sent without the API key: the token is the credential)."""
+        return self._http.request("GET", f"/install/{quote_id(token)}", authenticated=False)
+
+
+class EquipmentUnits(Resource):
+    _path = "/api/v1/equipment-units"
+
+    def list(
+        self, *, limit: Optional[int] = None, offset: Optional[int] = None
+    ) -> m.EquipmentUnitList:
+        return self._get(self._path, limit=limit, offset=offset)
+
+    def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.EquipmentUnit]:
+        return self._offset_pages(self._path, limit)
+
+
+class Groups(Resource):
+    _path = "/api/v1/groups"
+
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> m.GroupList:
+        return self._get(self._path, limit=limit, offset=offset)
+
+    def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.Group]:
+        return self._offset_pages(self._path, limit)
+
+
+class Users(Resource):
+    _path = "/api/v1/users"
+
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> m.UserList:
+        return self._get(self._path, limit=limit, offset=offset)
+
+    def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.User]:
+        return self._offset_pages(self._path, limit)
+
+
+class AgentReleases(Resource):
+    _path = "/api/v1/agent-releases"
+
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        platform: Optional[str] = None,
+        channel: Optional[str] = None,
+    ) -> m.AgentReleaseList:
+        return self._get(self._path, limit=limit, offset=offset, platform=platform, channel=channel)
+
+    def list_all(self, *, platform: Optional[str] = None, channel: Optional[str] = None,
+                 limit: Optional[int] = None) -> Iterator[m.AgentRelease]:
+        return self._offset_pages(self._path, limit, platform=platform, channel=channel)
+
+
+class Alerts(Resource):
+    _path = "/api/v1/alerts"
+
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        status: Optional[m.AlertStatus] = None,
+        severity: Optional[m.AlertSeverity] = None,
+    ) -> m.AlertList:
+        return self._get(self._path, limit=limit, offset=offset, status=status, severity=severity)
+
+    def list_all(
+        self,
+        *,
+        status: Optional[m.AlertStatus] = None,
+        severity: Optional[m.AlertSeverity] = None,
+        limit: Optional[int] = None,
+    ) -> Iterator[m.Alert]:
+        return self._offset_pages(self._path, limit, status=status, severity=severity)
+
+    def ingest(
+        self, alerts: Union[m.IngestAlert, m.IngestBatch, Sequence[m.IngestAlert]]
+    ) -> m.IngestResult:
+        """One alert, a batch ``{"alerts": [...]}`` or a list of alerts; 202. Sent without the
+        API key (the caller's address must be an ingest source); not retried on 5xx."""
+        body = {"alerts": list(alerts)} if isinstance(alerts, (list, tuple)) else alerts
+        return self._http.request("POST", f"{self._path}/ingest", body=body, authenticated=False)
+
+
+class Tickets(Resource):
+    _path = "/api/v1/tickets"
+
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        status: Optional[m.TicketStatus] = None,
+        priority: Optional[m.TicketPriority] = None,
+    ) -> m.TicketList:
+        return self._get(self._path, limit=limit, offset=offset, status=status, priority=priority)
+
+    def list_all(
+        self,
+        *,
+        status: Optional[m.TicketStatus] = None,
+        priority: Optional[m.TicketPriority] = None,
+        limit: Optional[int] = None,
+    ) -> Iterator[m.Ticket]:
+        return self._offset_pages(self._path, limit, status=status, priority=priority)
+
+    def create(
+        self,
+        *,
+        title: str,
+        description: str,
+        priority: Optional[m.TicketPriority] = None,
+        equipment_id: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> m.Ticket:
+        """A ticket on behalf of the key's owner; the answer's fields are snake_case."""
+        body = given(title=title, description=description, priority=priority,
+                      equipmentId=equipment_id)
+        return self._create(self._path, body, idempotency_key)

@@ -28,8 +28,9 @@ class Orgit:
 
     ``api_key`` falls back to ``ORGIT_API_KEY``; ``base_url`` (the service origin) to
     ``ORGIT_BASE_URL``, then ``http://127.0.0.1:3000``. Without a key, requests go out without
-    ``Authorization`` (the keyless routes work; the others answer 401). ``timeout`` is per
-    attempt, in seconds; ``max_retries`` extra attempts; a 429 is retried only when its
+    ``Authorization`` (the keyless routes work; the others answer 401). ``timeout`` bounds, in
+    seconds, the connection and each read of every attempt; ``max_retries`` extra attempts; a
+    429 is retried only when its
     ``Retry-After`` is at most ``max_retry_wait`` seconds. ``on_response`` is called with the
     ResponseMeta of every response, retried attempts and errors included.
     """

@@ -131,8 +131,9 @@ class Webhooks(unittest.TestCase):
         project = orgit.projects.create(name=unique("Delivered"),
                                         description="sent to the receiver")
 
-        def received() -> List[Recorded]:
-            return [r for r in self.receiver.recorded() if r[1] == path]
+        def received() -> List[Recorded]:  # the sends of this project's event
+            return [r for r in self.receiver.recorded()
+                    if r[1] == path and project["id"].encode() in r[3]]
 
         _, _, headers, body = poll(received, 15, "the project.created delivery")[0]
         event = verify_webhook(body, headers, hook["secret"])
@@ -149,19 +150,21 @@ class Webhooks(unittest.TestCase):
 
         def delivered() -> List[models.WebhookDelivery]:
             deliveries = orgit.webhooks.list_deliveries(hook["id"])["data"]
-            return [d for d in deliveries if d["status"] == "delivered"]
+            return [d for d in deliveries
+                    if d["webhookId"] == headers["webhook-id"] and d["status"] == "delivered"]
 
         delivery = poll(delivered, 15, "the delivery's status: delivered")[0]
-        self.assertEqual((delivery["webhookId"], delivery["eventType"]),
-                         (headers["webhook-id"], "project.created"))
+        self.assertEqual(delivery["eventType"], "project.created")
         self.assertEqual((delivery["attempts"], delivery["lastStatusCode"]), (1, 204))
         again = orgit.webhooks.retry_delivery(hook["id"], delivery["id"])
         assert orgit.last_response is not None
         self.assertEqual(orgit.last_response.status, 202)
         self.assertEqual(again["id"], delivery["id"])
         self.assertIn(again["status"], ("pending", "sending"))
+
+        # sent again with the same webhook-id, so a receiver can deduplicate
         resent = poll(lambda: received()[1:], 15, "the delivery sent again")
         self.assertEqual(resent[0][2]["webhook-id"], headers["webhook-id"])
         self.assertEqual(verify_webhook(resent[0][3], resent[0][2], hook["secret"]), event)
         every = orgit.webhooks.list_all_deliveries(hook["id"])
-        self.assertEqual([d["id"] for d in every], [delivery["id"]])
+        self.assertIn(delivery["id"], [d["id"] for d in every])

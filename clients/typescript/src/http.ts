@@ -6,6 +6,7 @@ import {
   RateLimitError,
 } from "./errors.js";
 import { parseMeta, type ResponseMeta } from "./meta.js";
+import { webCrypto } from "./web-crypto.js";
 
 export const VERSION = "0.1.0";
 const USER_AGENT = `orgit-typescript/${VERSION}`;
@@ -37,6 +38,8 @@ export interface RequestSpec {
   body?: unknown;
   /** false for the keyless routes (ingest, install): no Authorization header */
   auth?: boolean;
+  /** send an Idempotency-Key: `idempotencyKey`, or a random UUID when none is given */
+  idempotent?: boolean;
   idempotencyKey?: string;
 }
 
@@ -94,6 +97,10 @@ export class Http {
 
   /** Sends with retries; answers the parsed JSON body or throws an OrgitError. */
   async request<T>(spec: RequestSpec): Promise<T> {
+    if (spec.idempotent && spec.idempotencyKey === undefined) {
+      // one key for every attempt, so a retried POST is applied at most once
+      spec = { ...spec, idempotencyKey: (await webCrypto()).randomUUID() };
+    }
     const url = this.baseUrl + spec.path;
     // 5xx and network errors are retried only when repeating cannot do anything twice
     const idempotent =
@@ -180,16 +187,4 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** A fresh Idempotency-Key (a random UUID), unless the caller chose one. */
-export function idempotencyKey(chosen: string | undefined): string {
-  if (chosen !== undefined) return chosen;
-  const webCrypto = (globalThis as { crypto?: Crypto }).crypto;
-  if (!webCrypto?.randomUUID) {
-    throw new Error(
-      "globalThis.crypto.randomUUID is missing (Node 18 needs --experimental-global-webcrypto); pass idempotencyKey",
-    );
-  }
-  return webCrypto.randomUUID();
 }

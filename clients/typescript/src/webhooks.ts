@@ -1,5 +1,6 @@
 import { WebhookVerificationError } from "./errors.js";
 import type { WebhookEvent } from "./models.js";
+import { webCrypto } from "./web-crypto.js";
 
 export interface VerifyWebhookOptions {
   /** the raw request body, exactly as received (verify before parsing) */
@@ -61,13 +62,10 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
 
   const keyBytes = base64Bytes(options.secret.replace(/^whsec_/, ""));
   if (!keyBytes?.length) throw new WebhookVerificationError("Invalid webhook secret");
-  const key = await crypto.subtle.importKey(
-    "raw",
-    keyBytes,
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
+  const subtle = (await webCrypto()).subtle;
+  const key = await subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, [
+    "verify",
+  ]);
   const body =
     typeof options.payload === "string" ? encoder.encode(options.payload) : options.payload;
   const prefix = encoder.encode(`${id}.${timestamp}.`);
@@ -79,7 +77,7 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
     const [version, value] = entry.split(",", 2);
     if (version !== "v1" || !value) continue;
     const signature = base64Bytes(value);
-    if (signature && (await crypto.subtle.verify("HMAC", key, signature, signed))) {
+    if (signature && (await subtle.verify("HMAC", key, signature, signed))) {
       const text =
         typeof options.payload === "string" ? options.payload : new TextDecoder().decode(body);
       try {

@@ -23,7 +23,13 @@ let org: TestOrg;
 let dir: string;
 
 const SCRIPT = `import { Orgit, verifyWebhook, AuthenticationError } from "./dist/index.js";
+if (process.env.WITHOUT_GLOBAL_CRYPTO) {
+  // as Node 18 is without --experimental-global-webcrypto
+  Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true });
+}
 const orgit = new Orgit();
+// a POST with a generated Idempotency-Key (a random UUID from Web Crypto)
+const project = await orgit.projects.create({ name: "Portable " + process.argv[2] });
 const me = await orgit.whoami();
 const event = await verifyWebhook({
   payload: process.env.WH_BODY,
@@ -38,6 +44,7 @@ try {
 }
 console.log(JSON.stringify({
   org: me.organization.name,
+  project: project.name,
   quotaLimit: orgit.lastResponse.quota.limit,
   event: event.type + " " + event.data.project.name,
   refused,
@@ -104,7 +111,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function expectRuns(command: string[]) {
+async function expectRuns(label: string, command: string[], extraEnv: Record<string, string> = {}) {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
@@ -112,15 +119,17 @@ async function expectRuns(command: string[]) {
     ORGIT_API_KEY: org.secret,
     ORGIT_BASE_URL: service.base,
     ...(await signedWebhook()),
+    ...extraEnv,
   };
   for (const name of ["DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"]) {
     const value = process.env[name];
     if (value) env[name] = value;
   }
-  const { stdout, stderr, code } = await run(command, env);
+  const { stdout, stderr, code } = await run([...command, label], env);
   expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
   expect(JSON.parse(stdout.trim())).toEqual({
     org: org.name,
+    project: `Portable ${label}`,
     quotaLimit: 100_000,
     event: "project.created Portable",
     refused: "Invalid API key",
@@ -128,11 +137,15 @@ async function expectRuns(command: string[]) {
 }
 
 test("the built dist runs under Node", async () => {
-  await expectRuns(["node", "script.mjs"]);
+  await expectRuns("node", ["node", "script.mjs"]);
+}, 30_000);
+
+test("under Node without a global Web Crypto (Node 18) it loads node:crypto's", async () => {
+  await expectRuns("node-18", ["node", "script.mjs"], { WITHOUT_GLOBAL_CRYPTO: "1" });
 }, 30_000);
 
 test("the built dist runs under Deno", async () => {
-  await expectRuns([
+  await expectRuns("deno", [
     `${ROOT}node_modules/.bin/deno`,
     "run",
     "--no-prompt",

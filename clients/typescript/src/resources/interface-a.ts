@@ -1,4 +1,4 @@
-import { type Http, idempotencyKey } from "../http.js";
+import type { Http } from "../http.js";
 import type {
   AgentReleaseList,
   AgentReleaseListQuery,
@@ -48,7 +48,8 @@ export class EquipmentResource extends OffsetListResource<EquipmentPage, Equipme
       method: "POST",
       path: "/api/v1/equipments/bulk-create",
       body,
-      idempotencyKey: idempotencyKey(options.idempotencyKey),
+      idempotent: true,
+      idempotencyKey: options.idempotencyKey,
     });
   }
 }
@@ -129,7 +130,8 @@ export class TicketsResource extends OffsetListResource<TicketPage, TicketListQu
       method: "POST",
       path: "/api/v1/tickets",
       body: input,
-      idempotencyKey: idempotencyKey(options.idempotencyKey),
+      idempotent: true,
+      idempotencyKey: options.idempotencyKey,
     });
   }
 }

@@ -1,4 +1,4 @@
-import { type Http, idempotencyKey, withQuery } from "../http.js";
+import { type Http, withQuery } from "../http.js";
 import type {
   CreatedProject,
   CreatedWebhook,
@@ -32,7 +32,8 @@ export class ProjectsResource extends PageListResource<ProjectList, ProjectListQ
       method: "POST",
       path: this.path,
       body: input,
-      idempotencyKey: idempotencyKey(options.idempotencyKey),
+      idempotent: true,
+      idempotencyKey: options.idempotencyKey,
     });
   }
 
@@ -62,7 +63,8 @@ export class WebhooksResource extends PageListResource<WebhookList, WebhookListQ
       method: "POST",
       path: this.path,
       body: input,
-      idempotencyKey: idempotencyKey(options.idempotencyKey),
+      idempotent: true,
+      idempotencyKey: options.idempotencyKey,
     });
   }
 

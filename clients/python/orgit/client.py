@@ -30,9 +30,9 @@ class Orgit:
     ``ORGIT_BASE_URL``, then ``http://127.0.0.1:3000``. Without a key, requests go out without
     ``Authorization`` (the keyless routes work; the others answer 401). ``timeout`` bounds, in
     seconds, the connection and each read of every attempt; ``max_retries`` extra attempts; a
-    429 is retried only when its
-    ``Retry-After`` is at most ``max_retry_wait`` seconds. ``on_response`` is called with the
-    ResponseMeta of every response, retried attempts and errors included.
+    429 is retried only when its ``Retry-After`` is at most ``max_retry_wait`` seconds.
+    ``on_response`` is called with the ResponseMeta of every response, retried attempts and
+    errors included.
     """
 
     def __init__(

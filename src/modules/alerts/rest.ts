@@ -111,6 +111,8 @@ const ingestRoute = ({ services }: RestDeps) =>
         403: t.Composite([ErrorSchema], {
           description: "IP not allowed: the caller's address is in no ingest source",
         }),
+        // keyless, but limited per IP like every /api/v1 request
+        429: authErrorResponses[429],
         500: authErrorResponses[500],
       },
       detail: {

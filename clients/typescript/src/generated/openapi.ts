@@ -1295,6 +1295,32 @@ export interface operations {
           };
         };
       };
+      /**
+       * RateLimited
+       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
+       */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
+            error: string;
+            /** @description seconds; rate limits only */
+            retryAfter?: number;
+            /** @description daily quota only */
+            limit?: number;
+            /** @description daily quota only */
+            used?: number;
+            /**
+             * @description daily quota only
+             * @constant
+             */
+            window?: "24h";
+          };
+        };
+      };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {

@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import unittest
 import urllib.error
 import urllib.request
 import uuid
@@ -184,6 +185,36 @@ def start_service(label: str, env: Optional[Dict[str, str]] = None) -> Service:
     service = Service(label, env)
     service.wait_ready()
     return service
+
+
+def unique(prefix: str) -> str:
+    """A name no other test of the run uses."""
+    return f"{prefix} {uuid.uuid4().hex[:8]}"
+
+
+class ModuleService:
+    """The service one test module shares: its ``setUpModule`` calls ``start()``, and it stops at
+    module cleanup. ``client()`` uses the module's main account unless given another."""
+
+    service: Service
+    main: Account
+
+    def __init__(self, label: str, env: Optional[Dict[str, str]] = None) -> None:
+        self.label = label
+        self.env = ROOMY_LIMITS if env is None else env
+
+    def start(self) -> Tuple[Service, Account]:
+        self.service = start_service(self.label, self.env)
+        unittest.addModuleCleanup(self.service.stop)
+        self.main = self.service.provision()
+        return self.service, self.main
+
+    def client(self, account: Optional[Account] = None,
+               seen: Optional[List[ResponseMeta]] = None, **options: Any) -> Orgit:
+        return self.service.client(account or self.main, seen, **options)
+
+    def keyless(self) -> Orgit:
+        return self.service.keyless()
 
 
 Recorded = Tuple[str, str, Dict[str, str], bytes]

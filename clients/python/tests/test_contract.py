@@ -6,7 +6,7 @@ import time
 import unittest
 import urllib.request
 import uuid
-from typing import Any, Dict, List, Literal, Optional, get_args, get_origin, get_type_hints
+from typing import Any, Dict, List, Literal, get_args, get_origin, get_type_hints
 
 from orgit import (
     AuthenticationError,
@@ -22,30 +22,20 @@ from orgit import (
 )
 
 from .drift import REQUESTS, RESPONSES, enum_values, object_schema, unwrap
-from .service import ROOMY_LIMITS, Account, Service, start_service
+from .service import Account, ModuleService, Service
 
 SERVICE: Service
 MAIN: Account
 
 
+SHARED = ModuleService("orgit service (python client, contract)")
+client = SHARED.client
+keyless = SHARED.keyless
+
+
 def setUpModule() -> None:
     global SERVICE, MAIN
-    SERVICE = start_service("orgit service (python client, contract)", ROOMY_LIMITS)
-    unittest.addModuleCleanup(SERVICE.stop)
-    MAIN = SERVICE.provision()
-
-
-def client(account: Optional[Account] = None, seen: Optional[List[ResponseMeta]] = None,
-           **options: Any) -> Orgit:
-    return SERVICE.client(account or MAIN, seen, **options)
-
-
-def keyless() -> Orgit:
-    return SERVICE.keyless()
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
+    SERVICE, MAIN = SHARED.start()
 
 
 class Errors(unittest.TestCase):

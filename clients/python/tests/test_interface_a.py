@@ -4,12 +4,12 @@ response meta, every list with its lazy pagination, tickets, bulk-create, instal
 import unittest
 import urllib.parse
 import uuid
-from typing import Any, List, Optional
+from typing import List
 
-from orgit import ConflictError, NotFoundError, Orgit, ResponseMeta
+from orgit import ConflictError, NotFoundError, ResponseMeta
 from orgit.models import IngestAlert
 
-from .service import ADD_INGEST, CREATE_RELEASE, ROOMY_LIMITS, Account, Service, start_service
+from .service import ADD_INGEST, CREATE_RELEASE, Account, ModuleService, Service, unique
 
 RELEASE = {"version": "9.4.2", "platform": "linux", "architecture": "x86_64", "channel": "stable",
            "downloadUrl": "https://downloads.example.com/agent-9.4.2.tar.gz", "sha256": "ab" * 32}
@@ -18,27 +18,17 @@ SERVICE: Service
 MAIN: Account
 
 
+SHARED = ModuleService("orgit service (python client, interface A)")
+client = SHARED.client
+keyless = SHARED.keyless
+
+
 def setUpModule() -> None:
     global SERVICE, MAIN
-    SERVICE = start_service("orgit service (python client, interface A)", ROOMY_LIMITS)
-    unittest.addModuleCleanup(SERVICE.stop)
-    MAIN = SERVICE.provision()
+    SERVICE, MAIN = SHARED.start()
     # alerts from 127.0.0.1 belong to MAIN; a stable linux release for install links
     SERVICE.operator(ADD_INGEST, {"input": {"organizationId": MAIN.org_id, "cidr": "127.0.0.1/32"}})
     SERVICE.operator(CREATE_RELEASE, {"input": RELEASE})
-
-
-def client(account: Optional[Account] = None, seen: Optional[List[ResponseMeta]] = None,
-           **options: Any) -> Orgit:
-    return SERVICE.client(account or MAIN, seen, **options)
-
-
-def keyless() -> Orgit:
-    return SERVICE.keyless()
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
 
 
 class Identity(unittest.TestCase):

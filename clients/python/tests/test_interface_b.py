@@ -3,11 +3,10 @@ pagination, webhook subscriptions, and a real signed delivery to a loopback rece
 
 import unittest
 import uuid
-from typing import Any, List, Optional, get_type_hints
+from typing import List, get_type_hints
 
 from orgit import (
     NotFoundError,
-    Orgit,
     ResponseMeta,
     WebhookEvent,
     WebhookVerificationError,
@@ -17,37 +16,27 @@ from orgit import (
 from orgit.models import WebhookEventType
 
 from .service import (
-    ROOMY_LIMITS,
     Account,
     LoopbackServer,
+    ModuleService,
     Recorded,
     Service,
     poll,
-    start_service,
+    unique,
 )
 
 SERVICE: Service
 MAIN: Account
 
 
+SHARED = ModuleService("orgit service (python client, interface B)")
+client = SHARED.client
+keyless = SHARED.keyless
+
+
 def setUpModule() -> None:
     global SERVICE, MAIN
-    SERVICE = start_service("orgit service (python client, interface B)", ROOMY_LIMITS)
-    unittest.addModuleCleanup(SERVICE.stop)
-    MAIN = SERVICE.provision()
-
-
-def client(account: Optional[Account] = None, seen: Optional[List[ResponseMeta]] = None,
-           **options: Any) -> Orgit:
-    return SERVICE.client(account or MAIN, seen, **options)
-
-
-def keyless() -> Orgit:
-    return SERVICE.keyless()
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
+    SERVICE, MAIN = SHARED.start()
 
 
 class Projects(unittest.TestCase):

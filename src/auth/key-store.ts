@@ -96,7 +96,7 @@ export class KeyStore {
   async authenticate(secret: string | undefined): Promise<Principal> {
     if (!secret) throw unauthenticated("Missing API key");
     if (!isWellFormedApiKey(secret)) throw unauthenticated("Invalid API key");
-    const hash = await sha256Hex(secret);
+    const hash = sha256Hex(secret);
     const record = await this.lookup(hash);
     if (!record) throw unauthenticated("Invalid API key");
     if (record.revokedAt) throw unauthenticated("API key revoked");

@@ -56,7 +56,7 @@ export async function idempotent(
   const { db } = services.database;
   const apiKeyId = principal.apiKey.id;
   const slot = `${apiKeyId}:${key}`;
-  const requestHash = await sha256Hex(
+  const requestHash = sha256Hex(
     `${request.method} ${new URL(request.url).pathname}\n${canonicalJson(body)}`,
   );
   await pruneExpired(services);

@@ -64,7 +64,7 @@ function suite(driver: DriverName) {
     const row = await db.database.db.query.apiKeys.findFirst({
       where: (k, { eq }) => eq(k.id, createApiKey.apiKey.id),
     });
-    expect(row?.keyHash).toBe(await sha256Hex(createApiKey.secret));
+    expect(row?.keyHash).toBe(sha256Hex(createApiKey.secret));
     expect(JSON.stringify(row)).not.toContain(createApiKey.secret);
   });
 

@@ -51,13 +51,11 @@ test("base62 randomness covers the whole alphabet", () => {
   expect(seen.size).toBe(62);
 });
 
-test("sha256Hex matches the known digest, and comparison is by value", async () => {
-  expect(await sha256Hex("abc")).toBe(
-    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-  );
-  expect(await timingSafeEqualStrings("token-a", "token-a")).toBe(true);
-  expect(await timingSafeEqualStrings("token-a", "token-b")).toBe(false);
-  expect(await timingSafeEqualStrings("short", "much-longer-token")).toBe(false);
+test("sha256Hex matches the known digest, and comparison is by value", () => {
+  expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  expect(timingSafeEqualStrings("token-a", "token-a")).toBe(true);
+  expect(timingSafeEqualStrings("token-a", "token-b")).toBe(false);
+  expect(timingSafeEqualStrings("short", "much-longer-token")).toBe(false);
 });
 
 test("the display prefix shows 6 characters after orgit_", () => {

@@ -103,7 +103,7 @@ export class EquipmentService {
     const now = this.now();
     const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS[kind]);
     const tokens = valid.map(() => randomBase62(40));
-    const hashes = await Promise.all(tokens.map(sha256Hex));
+    const hashes = tokens.map(sha256Hex);
     const created = await db.transaction(async (tx) => {
       const rows = await insertEquipment(
         tx,
@@ -152,7 +152,7 @@ export class EquipmentService {
   async install(token: string) {
     if (!TOKEN_SHAPE.test(token)) throw notFound("Install link not found");
     const { db } = this.database;
-    const found = await findEnrollmentToken(db, await sha256Hex(token));
+    const found = await findEnrollmentToken(db, sha256Hex(token));
     if (!found) throw notFound("Install link not found");
     const now = this.now();
     if (found.token.expiresAt.getTime() <= now.getTime()) {

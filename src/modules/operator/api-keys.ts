@@ -75,7 +75,7 @@ export class ApiKeyAdmin {
           organizationId: input.organizationId,
           userId: input.userId,
           name: input.name.trim(),
-          keyHash: await sha256Hex(secret),
+          keyHash: sha256Hex(secret),
           prefix: displayPrefix(secret),
           scopes: [...new Set(input.scopes)],
           expiresAt: hasAt

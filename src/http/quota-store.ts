@@ -15,8 +15,12 @@ interface Usage {
   flushing: number;
   /** counted here since the last flush began */
   pending: number;
-  /** the same requests by minute (start of minute, ms) → count, as they will be written */
+  /** the same requests by minute (start of minute, ms) → count, as they will be written;
+   * the latest minute's count stays in `minute`/`minuteCount` until the minute changes or a
+   * flush begins (one field increment per request instead of a Map update) */
   minutes: Map<number, number>;
+  minute: number;
+  minuteCount: number;
   seenAt: number;
 }
 
@@ -71,7 +75,11 @@ export class QuotaStore {
     if (!consume) return { allowed: true, used };
     usage.pending++;
     const minute = now - (now % MINUTE_MS);
-    usage.minutes.set(minute, (usage.minutes.get(minute) ?? 0) + 1);
+    if (minute !== usage.minute) {
+      foldMinute(usage);
+      usage.minute = minute;
+    }
+    usage.minuteCount++;
     return { allowed: true, used: used + 1 };
   }
 
@@ -93,6 +101,8 @@ export class QuotaStore {
             flushing: 0,
             pending: 0,
             minutes: new Map(),
+            minute: 0,
+            minuteCount: 0,
             seenAt: this.now(),
           };
           this.usage.set(organizationId, usage);
@@ -109,6 +119,7 @@ export class QuotaStore {
     const taken = new Map<Usage, { minutes: Map<number, number>; count: number }>();
     for (const [organizationId, usage] of this.usage) {
       if (usage.pending === 0) continue;
+      foldMinute(usage);
       for (const [minute, count] of usage.minutes) {
         rows.push({ organizationId, minute: new Date(minute), count });
       }
@@ -180,4 +191,11 @@ export class QuotaStore {
     const before = new Date(now - (now % MINUTE_MS) - WINDOW_MINUTES * MINUTE_MS);
     await this.database.db.delete(quotaUsage).where(lt(quotaUsage.minute, before));
   }
+}
+
+/** Moves the latest minute's running count into the per-minute Map. */
+function foldMinute(usage: Usage): void {
+  if (usage.minuteCount === 0) return;
+  usage.minutes.set(usage.minute, (usage.minutes.get(usage.minute) ?? 0) + usage.minuteCount);
+  usage.minuteCount = 0;
 }

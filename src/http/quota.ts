@@ -2,7 +2,7 @@ import type { Plan } from "../auth/permissions.ts";
 import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../errors.ts";
 import type { QuotaCheck } from "./quota-store.ts";
-import { numberText } from "./rate-limit.ts";
+import { limitText, numberText } from "./rate-limit.ts";
 
 /** Requests per sliding 24 h by plan when the organization has no override; null: unlimited. */
 export const PLAN_DAILY_QUOTA: Record<Plan, number | null> = {
@@ -20,7 +20,7 @@ export function dailyQuota(organization: Principal["organization"]): number | nu
 type Headers = Record<string, string | number>;
 
 export function writeQuotaHeaders(headers: Headers, limit: number | null, check: QuotaCheck) {
-  headers["x-quota-limit"] = limit === null ? "unlimited" : numberText(limit);
+  headers["x-quota-limit"] = limit === null ? "unlimited" : limitText(limit);
   headers["x-quota-used"] = numberText(check.used);
   headers["x-quota-remaining"] =
     limit === null ? "unlimited" : numberText(Math.max(0, limit - check.used));

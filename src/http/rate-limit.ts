@@ -24,7 +24,7 @@ export const PLAN_PER_MINUTE: Record<Plan, number | null> = {
 
 const INGEST_PATH = "/api/v1/alerts/ingest";
 /** reports the quota without counting against it (CONTRACT section 6) */
-const QUOTA_PEEK_PATHS = new Set(["/api/v1/health"]);
+const QUOTA_PEEK_PATH = "/api/v1/health";
 const MINUTE = 60_000;
 
 type Headers = Record<string, string | number>;
@@ -128,14 +128,19 @@ export class RateLimits {
 
   private perKey(request: Request, principal: Principal, headers: Headers): Step<void> {
     const key = principal.apiKey.id;
-    const specs: BucketSpec[] = [
-      { name: "key", id: key, limit: this.config.keyPerMin, windowMs: MINUTE },
-      this.burst(key),
-    ];
+    const keySpec: BucketSpec = {
+      name: "key",
+      id: key,
+      limit: this.config.keyPerMin,
+      windowMs: MINUTE,
+    };
     const meta = requestMeta(request);
+    let specs: BucketSpec[];
     if (meta?.ipBucketPending) {
       meta.ipBucketPending = false;
-      specs.unshift(this.ip(meta.clientIp ?? "unknown"));
+      specs = [this.ip(meta.clientIp ?? "unknown"), keySpec, this.burst(key)];
+    } else {
+      specs = [keySpec, this.burst(key)];
     }
     return then(this.limiter.consume(specs), (results) => {
       writeRateHeaders(headers, results);
@@ -149,7 +154,7 @@ export class RateLimits {
 
   private dailyQuota(path: string, principal: Principal, headers: Headers): Step<void> {
     const limit = dailyQuota(principal.organization);
-    const consume = !QUOTA_PEEK_PATHS.has(path);
+    const consume = path !== QUOTA_PEEK_PATH;
     return then(this.quota.check(principal.organization.id, limit, consume), (check) => {
       writeQuotaHeaders(headers, limit, check);
       if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
@@ -181,17 +186,21 @@ export class RateLimits {
  */
 export function writeRateHeaders(headers: Headers, results: BucketResult[]): void {
   let closest = results[0] as BucketResult;
+  let closestLeft = remaining(closest);
   for (let i = 1; i < results.length; i++) {
     const result = results[i] as BucketResult;
     const left = remaining(result);
-    const bestLeft = remaining(closest);
-    if (left < bestLeft || (left === bestLeft && secondsToFull(result) > secondsToFull(closest))) {
+    if (
+      left < closestLeft ||
+      (left === closestLeft && secondsToFull(result) > secondsToFull(closest))
+    ) {
       closest = result;
+      closestLeft = left;
     }
   }
-  const left = numberText(remaining(closest));
+  const left = numberText(closestLeft);
   const reset = numberText(secondsToFull(closest));
-  headers["x-ratelimit-limit"] = numberText(closest.limit);
+  headers["x-ratelimit-limit"] = limitText(closest.limit);
   headers["x-ratelimit-remaining"] = left;
   headers["x-ratelimit-reset"] = reset;
   headers["ratelimit-policy"] = policyText(results);
@@ -203,21 +212,47 @@ export function writeRateHeaders(headers: Headers, results: BucketResult[]): voi
  * on which buckets applied (a handful of combinations), and most counts are small numbers.
  */
 const SMALL_NUMBERS = Array.from({ length: 1024 }, (_, n) => String(n));
-export const numberText = (n: number) => SMALL_NUMBERS[n] ?? String(n);
+export const numberText = (n: number): string =>
+  // range-checked first: a read past the array's end takes the engine's slow path
+  n >= 0 && n < SMALL_NUMBERS.length && (n | 0) === n ? (SMALL_NUMBERS[n] as string) : String(n);
 
-const policies: { results: { name: string; limit: number; windowMs: number }[]; text: string }[] =
-  [];
+/** Limits repeat on every response (they come from configuration, plans and overrides). */
+const limitTexts = new Map<number, string>();
+export function limitText(limit: number): string {
+  let text = limitTexts.get(limit);
+  if (text === undefined) {
+    text = numberText(limit);
+    if (limitTexts.size >= 1024) limitTexts.clear(); // bounded: many per-org overrides
+    limitTexts.set(limit, text);
+  }
+  return text;
+}
+
+interface Policy {
+  results: { name: string; limit: number; windowMs: number }[];
+  text: string;
+}
+const policies: Policy[] = [];
+/** the policy of the previous call: nearly every request repeats it */
+let lastPolicy: Policy | undefined;
+
+const samePolicy = (policy: Policy, results: BucketResult[]) => {
+  if (policy.results.length !== results.length) return false;
+  for (let i = 0; i < results.length; i++) {
+    const a = policy.results[i] as BucketResult;
+    const b = results[i] as BucketResult;
+    if (a.name !== b.name || a.limit !== b.limit || a.windowMs !== b.windowMs) return false;
+  }
+  return true;
+};
 
 function policyText(results: BucketResult[]): string {
+  if (lastPolicy && samePolicy(lastPolicy, results)) return lastPolicy.text;
   for (const policy of policies) {
-    if (policy.results.length !== results.length) continue;
-    let same = true;
-    for (let i = 0; i < results.length && same; i++) {
-      const a = policy.results[i] as BucketResult;
-      const b = results[i] as BucketResult;
-      same = a.name === b.name && a.limit === b.limit && a.windowMs === b.windowMs;
+    if (samePolicy(policy, results)) {
+      lastPolicy = policy;
+      return policy.text;
     }
-    if (same) return policy.text;
   }
   const text = results.map((r) => `"${r.name}";q=${r.limit};w=${r.windowMs / 1000}`).join(", ");
   // bounded: limits come from configuration and plans, so only a few combinations exist
@@ -264,6 +299,7 @@ export const rateLimitPlugin = (limits: RateLimits | undefined) =>
     .onRequest(({ request, set }) => {
       if (!limits) return;
       const step = limits.beforeAuth(request, pathOf(request.url), set.headers as Headers);
+      if (step === undefined) return; // keyed, or not /api/v1: decided after authentication
       return then(step, (refused) => {
         if (!refused) return;
         set.status = refused.status;
@@ -283,7 +319,9 @@ function settlePendingIp(
   set: { status?: number | string; headers: Record<string, unknown> },
 ) {
   if (!limits) return;
-  return then(limits.beforeAuthError(request, set.headers as Headers), (refused) => {
+  const step = limits.beforeAuthError(request, set.headers as Headers);
+  if (step === undefined) return; // the usual case: the IP bucket was drawn with the key's
+  return then(step, (refused) => {
     if (!refused) return;
     set.status = refused.status;
     Object.assign(set.headers, refused.headers);

@@ -2,7 +2,7 @@ import type { Plan } from "../auth/permissions.ts";
 import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../errors.ts";
 import type { QuotaCheck } from "./quota-store.ts";
-import { limitText, numberText } from "./rate-limit.ts";
+import { limitText, numberText } from "./rate-headers.ts";
 
 /** Requests per sliding 24 h by plan when the organization has no override; null: unlimited. */
 export const PLAN_DAILY_QUOTA: Record<Plan, number | null> = {

@@ -9,10 +9,10 @@
  *   npm run bench:http       (bun run bench/rate-limit-http.ts [requests per round] [rounds])
  */
 import { createApp } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
 import { createDatabase } from "../src/db/client.ts";
 import { setPeerAddress } from "../src/http/peer.ts";
 import { createLogger } from "../src/logger.ts";
+import { benchConfig, provisionKey } from "./fixture.ts";
 
 const CONCURRENCY = 16;
 
@@ -27,40 +27,18 @@ if (process.argv[2] === "serve") {
   await measure(Number(process.argv[2] ?? 2000), Number(process.argv[3] ?? 60));
 }
 
-/** One server: the same organization, key and route as bench/rate-limit.ts. */
+/** One server: the same configuration, organization, key and route as bench/rate-limit.ts. */
 async function serve(bare: boolean) {
-  const config = loadConfig({
-    LOG_LEVEL: "silent",
-    // high enough that nothing is refused: the bench measures the cost of checking
-    RATE_LIMIT_IP_PER_MIN: "999999999",
-    RATE_LIMIT_KEY_PER_MIN: "999999999",
-    RATE_LIMIT_BURST_PER_SEC: "999999999",
-  });
   const database = await createDatabase({});
   const logger = createLogger("silent");
-  const app = await createApp({ config, database, logger, limits: !bare, webhooks: false });
-  const organization = await app.services.operator.createOrganization({
-    name: "Bench",
-    plan: "ENTERPRISE",
-    dailyQuota: 1_000_000_000,
+  const app = await createApp({
+    config: benchConfig,
+    database,
+    logger,
+    limits: !bare,
+    webhooks: false,
   });
-  const user = await app.services.operator.createUser({
-    email: "bench@example.com",
-    firstName: "Bench",
-    lastName: "Mark",
-  });
-  await app.services.operator.addMember({
-    organizationId: organization.id,
-    userId: user.id,
-    role: "admin",
-  });
-  const { secret } = await app.services.apiKeys.createApiKey({
-    organizationId: organization.id,
-    userId: user.id,
-    name: "bench",
-    scopes: ["equipment:read"],
-    expiresIn: "NEVER",
-  });
+  const secret = await provisionKey(app);
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",

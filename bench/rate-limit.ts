@@ -13,51 +13,22 @@
  *   npm run bench            (bun run bench/rate-limit.ts [requests per round] [rounds])
  */
 import { createApp, type OrgitApp } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
 import { createDatabase } from "../src/db/client.ts";
 import { setPeerAddress } from "../src/http/peer.ts";
 import { requestMeta } from "../src/http/request-context.ts";
 import { createLogger } from "../src/logger.ts";
+import { benchConfig, provisionKey } from "./fixture.ts";
 
 const PER_ROUND = Number(process.argv[2] ?? 1000);
 const ROUNDS = Number(process.argv[3] ?? 300);
 const CONCURRENCY = 16;
 
-const config = loadConfig({
-  ADMIN_TOKEN: "bench-operator-token-0123456789",
-  LOG_LEVEL: "silent",
-  // high enough that nothing is refused: the bench measures the cost of checking
-  RATE_LIMIT_IP_PER_MIN: "999999999",
-  RATE_LIMIT_KEY_PER_MIN: "999999999",
-  RATE_LIMIT_BURST_PER_SEC: "999999999",
-});
+const config = benchConfig;
 const logger = createLogger("silent");
 const database = await createDatabase({});
 const bare = await createApp({ config, database, logger, limits: false, webhooks: false });
 const limited = await createApp({ config, database, logger, webhooks: false });
-
-const organization = await bare.services.operator.createOrganization({
-  name: "Bench",
-  plan: "ENTERPRISE",
-  dailyQuota: 1_000_000_000,
-});
-const user = await bare.services.operator.createUser({
-  email: "bench@example.com",
-  firstName: "Bench",
-  lastName: "Mark",
-});
-await bare.services.operator.addMember({
-  organizationId: organization.id,
-  userId: user.id,
-  role: "admin",
-});
-const { secret } = await bare.services.apiKeys.createApiKey({
-  organizationId: organization.id,
-  userId: user.id,
-  name: "bench",
-  scopes: ["equipment:read"],
-  expiresIn: "NEVER",
-});
+const secret = await provisionKey(bare);
 
 const request = () =>
   setPeerAddress(

@@ -1,0 +1,38 @@
+/**
+ * What both rate-limit benches share: a configuration whose limits never refuse (the benches
+ * measure the cost of checking), and one organization with an admin's API key.
+ */
+import type { OrgitApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+
+export const benchConfig = loadConfig({
+  ADMIN_TOKEN: "bench-operator-token-0123456789",
+  LOG_LEVEL: "silent",
+  RATE_LIMIT_IP_PER_MIN: "999999999",
+  RATE_LIMIT_KEY_PER_MIN: "999999999",
+  RATE_LIMIT_BURST_PER_SEC: "999999999",
+});
+
+/** Creates the organization (a numeric daily quota, so its counting path runs) and a key. */
+export async function provisionKey(app: OrgitApp): Promise<string> {
+  const { operator, apiKeys } = app.services;
+  const organization = await operator.createOrganization({
+    name: "Bench",
+    plan: "ENTERPRISE",
+    dailyQuota: 1_000_000_000,
+  });
+  const user = await operator.createUser({
+    email: "bench@example.com",
+    firstName: "Bench",
+    lastName: "Mark",
+  });
+  await operator.addMember({ organizationId: organization.id, userId: user.id, role: "admin" });
+  const { secret } = await apiKeys.createApiKey({
+    organizationId: organization.id,
+    userId: user.id,
+    name: "bench",
+    scopes: ["equipment:read"],
+    expiresIn: "NEVER",
+  });
+  return secret;
+}

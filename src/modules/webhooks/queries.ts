@@ -123,9 +123,16 @@ export async function findDelivery(db: Executor, subscriptionId: string, id: str
   return row;
 }
 
-/** Queues one more attempt now (manual retry); false while an attempt is in flight. */
+/** The delivery's own columns: what an UPDATE … RETURNING can give (no event type). */
+const { eventType: _eventType, ...ownDeliveryColumns } = deliveryColumns;
+
+/**
+ * Queues one more attempt now (manual retry) and answers the delivery as queued, from the
+ * UPDATE itself: a dispatcher may claim it the moment it commits. Undefined while an attempt
+ * is in flight.
+ */
 export async function requeueDelivery(db: Executor, id: string, now: Date) {
-  const rows = await db
+  const [row] = await db
     .update(webhookDeliveries)
     .set({ status: "pending", nextAttemptAt: now })
     .where(
@@ -134,6 +141,6 @@ export async function requeueDelivery(db: Executor, id: string, now: Date) {
         or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
       ),
     )
-    .returning({ id: webhookDeliveries.id });
-  return rows.length > 0;
+    .returning(ownDeliveryColumns);
+  return row;
 }

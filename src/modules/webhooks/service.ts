@@ -183,13 +183,12 @@ export class WebhookService {
       );
     }
     const now = this.now();
-    if (!(await q.requeueDelivery(db, found.id, now))) {
+    const queued = await q.requeueDelivery(db, found.id, now);
+    if (!queued) {
       throw new ApiError("CONFLICT", "An attempt of this delivery is in flight; try again shortly");
     }
-    // read before waking the dispatcher, so the answer shows the queued state
-    const row = await q.findDelivery(db, subscription.id, found.id);
     await this.database.notify(WEBHOOK_CHANNEL, found.id);
-    return deliveryJson(row as q.DeliveryRow, now);
+    return deliveryJson({ ...queued, eventType: found.eventType }, now);
   }
 
   private async owned(principal: Principal, id: string) {

@@ -133,7 +133,7 @@ if (limits) {
       const headers: Record<string, string> = Object.create(null);
       meta.ipBucketPending = false;
       const early = limits.beforeAuth(req, "/api/v1/whoami", headers);
-      const step = limits.afterAuth(req, "/api/v1/whoami", principal, headers);
+      const step = limits.afterAuth(meta, "/api/v1/whoami", principal, headers);
       // both settle synchronously in the steady state: anything else is worth knowing
       if (early instanceof Promise || step instanceof Promise) throw new Error("not synchronous");
     }

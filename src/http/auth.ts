@@ -39,7 +39,7 @@ export const apiKeyAuth = ({ services, executor }: RestDeps) =>
     const meta = requestMeta(request);
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
-    const limited = services.limits?.afterAuth(request, path, principal, headers);
+    const limited = services.limits?.afterAuth(meta, path, principal, headers);
     if (limited instanceof Promise) await limited; // usually settled already: no microtask
     const context = createContext(services, { principal });
     return {

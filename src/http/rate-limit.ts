@@ -4,14 +4,14 @@ import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { dailyQuota, quotaExceeded, writeQuotaHeaders } from "./quota.ts";
-import type { QuotaStore } from "./quota-store.ts";
-import { writeRateHeaders } from "./rate-headers.ts";
-import { requestMeta } from "./request-context.ts";
+import type { QuotaCheck, QuotaStore } from "./quota-store.ts";
+import { type RatePolicy, ratePolicy, writeRateHeaders } from "./rate-headers.ts";
+import { type RequestMeta, requestMeta } from "./request-context.ts";
 import {
-  type BucketResult,
-  type BucketSpec,
+  type BucketRule,
   type RateLimiter,
   secondsToNextToken,
+  type Taken,
 } from "./token-bucket.ts";
 
 /** Interface B: requests per minute per organization by plan; null: unlimited. */
@@ -44,13 +44,41 @@ const then = <T, U>(step: Step<T>, next: (value: T) => Step<U>): Step<U> =>
  * request — or, if the key is refused or the request fails before authentication (unknown
  * route, malformed body), right then: every /api/v1 request counts against its IP.
  * Each step writes the headers, so error answers (400, 401, 403, 404, 429) carry them too.
+ * Which buckets apply is known per kind of request, so their policies (and header text) are
+ * built once here rather than on every request.
  */
 export class RateLimits {
+  /** a key, and the IP's bucket still to draw: IP + key + burst (the key's) */
+  private readonly keyedWithIp: RatePolicy;
+  /** a key whose request already drew from its IP */
+  private readonly keyed: RatePolicy;
+  /** no usable key: IP + burst (the IP's) */
+  private readonly keyless: RatePolicy;
+  /** an /api/v1 request that failed before authentication */
+  private readonly ipOnly: RatePolicy;
+  /** interface B, per organization */
+  private readonly plans: Record<Plan, RatePolicy | null>;
+
   constructor(
     private readonly limiter: RateLimiter,
     readonly quota: QuotaStore,
-    private readonly config: Config["rateLimit"],
-  ) {}
+    config: Config["rateLimit"],
+  ) {
+    const ip: BucketRule = { name: "ip", limit: config.ipPerMin, windowMs: MINUTE };
+    const key: BucketRule = { name: "key", limit: config.keyPerMin, windowMs: MINUTE };
+    const burst: BucketRule = { name: "burst", limit: config.burstPerSec, windowMs: 1000 };
+    this.keyedWithIp = ratePolicy([ip, key, burst]);
+    this.keyed = ratePolicy([key, burst]);
+    this.keyless = ratePolicy([ip, burst]);
+    this.ipOnly = ratePolicy([ip]);
+    const plan = (limit: number | null) =>
+      limit === null ? null : ratePolicy([{ name: "org", limit, windowMs: MINUTE }]);
+    this.plans = {
+      FREE: plan(PLAN_PER_MINUTE.FREE),
+      PRO: plan(PLAN_PER_MINUTE.PRO),
+      ENTERPRISE: plan(PLAN_PER_MINUTE.ENTERPRISE),
+    };
+  }
 
   /** Before routing: keyless /api/v1 requests are limited at once; keyed ones later. */
   beforeAuth(request: Request, path: string, headers: Headers): Step<ApiError | undefined> {
@@ -63,11 +91,9 @@ export class RateLimits {
       return;
     }
     const ip = meta.clientIp ?? "unknown";
-    return then(this.limiter.consume([this.ip(ip), this.burst(ip)]), (results) => {
-      meta.buckets = results;
-      writeRateHeaders(headers, results);
-      return refusedBy(results) ? tooMany("Too many requests", results) : undefined;
-    });
+    return then(this.limiter.take(this.keyless.rules, [ip, ip]), (taken) =>
+      this.answer(this.keyless, taken, headers, "Too many requests"),
+    );
   }
 
   /** Authentication failed: the IP's buckets (a bad key never gets a bucket of its own). */
@@ -76,10 +102,9 @@ export class RateLimits {
     if (!meta?.ipBucketPending) return;
     meta.ipBucketPending = false;
     const ip = meta.clientIp ?? "unknown";
-    return then(this.limiter.consume([this.ip(ip), this.burst(ip)]), (results) => {
-      meta.buckets = results;
-      writeRateHeaders(headers, results);
-      if (refusedBy(results)) throw tooMany("Too many requests", results);
+    return then(this.limiter.take(this.keyless.rules, [ip, ip]), (taken) => {
+      const refused = this.answer(this.keyless, taken, headers, "Too many requests");
+      if (refused) throw refused;
     });
   }
 
@@ -91,73 +116,81 @@ export class RateLimits {
     const meta = requestMeta(request);
     if (!meta?.ipBucketPending) return;
     meta.ipBucketPending = false;
-    return then(this.limiter.consume([this.ip(meta.clientIp ?? "unknown")]), (results) => {
-      meta.buckets = results;
-      writeRateHeaders(headers, results);
-      return refusedBy(results) ? tooMany("Too many requests", results) : undefined;
-    });
+    return then(this.limiter.take(this.ipOnly.rules, [meta.clientIp ?? "unknown"]), (taken) =>
+      this.answer(this.ipOnly, taken, headers, "Too many requests"),
+    );
   }
 
-  /** After authentication: IP + key + burst and the daily quota (A), or the plan limit (B). */
-  afterAuth(request: Request, path: string, principal: Principal, headers: Headers): Step<void> {
+  /**
+   * After authentication: IP + key + burst and the daily quota (A), or the plan limit (B).
+   * `meta` is the request's context (the caller has it at hand: one lookup fewer).
+   */
+  afterAuth(
+    meta: RequestMeta | undefined,
+    path: string,
+    principal: Principal,
+    headers: Headers,
+  ): Step<void> {
     if (path.startsWith("/api/v1/")) {
-      return then(this.perKey(request, principal, headers), () =>
-        this.dailyQuota(path, principal, headers),
-      );
+      const limited = this.perKey(meta, principal, headers);
+      // usually settled already: no closure, no microtask
+      if (limited instanceof Promise) {
+        return limited.then(() => this.dailyQuota(path, principal, headers));
+      }
+      return this.dailyQuota(path, principal, headers);
     }
     if (!path.startsWith("/api/")) return;
-    const limit = PLAN_PER_MINUTE[principal.organization.plan];
-    if (limit === null) return;
-    const spec: BucketSpec = {
-      name: "org",
-      id: principal.organization.id,
-      limit,
-      windowMs: MINUTE,
-    };
-    return then(this.limiter.consume([spec]), (results) => {
-      writeRateHeaders(headers, results);
-      if (refusedBy(results)) throw tooMany("Rate limit exceeded", results);
+    const policy = this.plans[principal.organization.plan];
+    if (policy === null) return;
+    return then(this.limiter.take(policy.rules, [principal.organization.id]), (taken) => {
+      const refused = this.answer(policy, taken, headers, "Rate limit exceeded");
+      if (refused) throw refused;
     });
   }
 
   /** /graphql with an API key: the per-key buckets; the daily quota does not apply. */
   graphql(request: Request, principal: Principal, headers: Headers): Step<void> {
-    return this.perKey(request, principal, headers);
+    return this.perKey(requestMeta(request), principal, headers);
   }
 
-  private perKey(request: Request, principal: Principal, headers: Headers): Step<void> {
+  private perKey(meta: RequestMeta | undefined, principal: Principal, headers: Headers) {
     const key = principal.apiKey.id;
-    const keySpec: BucketSpec = {
-      name: "key",
-      id: key,
-      limit: this.config.keyPerMin,
-      windowMs: MINUTE,
-    };
-    const meta = requestMeta(request);
-    let specs: BucketSpec[];
     if (meta?.ipBucketPending) {
       meta.ipBucketPending = false;
-      specs = [this.ip(meta.clientIp ?? "unknown"), keySpec, this.burst(key)];
-    } else {
-      specs = [keySpec, this.burst(key)];
+      const policy = this.keyedWithIp;
+      const taken = this.limiter.take(policy.rules, [meta.clientIp ?? "unknown", key, key]);
+      return taken instanceof Promise
+        ? taken.then((t) => this.keyAnswer(policy, t, headers))
+        : this.keyAnswer(policy, taken, headers);
     }
-    return then(this.limiter.consume(specs), (results) => {
-      writeRateHeaders(headers, results);
-      if (!refusedBy(results)) return;
-      // refused: nothing was taken, and the empty bucket is the refusing one (the IP's first)
-      const ip = results[0]?.name === "ip" ? results[0] : undefined;
-      if (ip && ip.tokens < 1) throw tooMany("Too many requests", [ip]);
-      throw tooMany("API key rate limit exceeded", results);
-    });
+    const taken = this.limiter.take(this.keyed.rules, [key, key]);
+    return taken instanceof Promise
+      ? taken.then((t) => this.keyAnswer(this.keyed, t, headers))
+      : this.keyAnswer(this.keyed, taken, headers);
+  }
+
+  /** The key's headers; refused: nothing was taken, and an empty IP bucket speaks first. */
+  private keyAnswer(policy: RatePolicy, taken: Taken, headers: Headers): void {
+    writeRateHeaders(headers, policy, taken.tokens);
+    if (taken.allowed) return;
+    if (policy === this.keyedWithIp && (taken.tokens[0] as number) < 1) {
+      throw tooMany("Too many requests", this.ipOnly.rules, taken.tokens);
+    }
+    throw tooMany("API key rate limit exceeded", policy.rules, taken.tokens);
+  }
+
+  /** Writes the headers; the 429 to answer when a bucket refused. */
+  private answer(policy: RatePolicy, taken: Taken, headers: Headers, message: string) {
+    writeRateHeaders(headers, policy, taken.tokens);
+    return taken.allowed ? undefined : tooMany(message, policy.rules, taken.tokens);
   }
 
   private dailyQuota(path: string, principal: Principal, headers: Headers): Step<void> {
     const limit = dailyQuota(principal.organization);
-    const consume = path !== QUOTA_PEEK_PATH;
-    return then(this.quota.check(principal.organization.id, limit, consume), (check) => {
-      writeQuotaHeaders(headers, limit, check);
-      if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
-    });
+    const check = this.quota.check(principal.organization.id, limit, path !== QUOTA_PEEK_PATH);
+    return check instanceof Promise
+      ? check.then((c) => quotaAnswer(headers, limit, c))
+      : quotaAnswer(headers, limit, check);
   }
 
   /** Drops buckets that have refilled completely; on a timer (src/http/limits.ts). */
@@ -169,22 +202,24 @@ export class RateLimits {
   get bucketCount(): number {
     return this.limiter.size ?? 0;
   }
-
-  private ip(ip: string): BucketSpec {
-    return { name: "ip", id: ip, limit: this.config.ipPerMin, windowMs: MINUTE };
-  }
-
-  private burst(id: string): BucketSpec {
-    return { name: "burst", id, limit: this.config.burstPerSec, windowMs: 1000 };
-  }
 }
 
-const refusedBy = (results: BucketResult[]) => results.some((r) => !r.allowed);
+function quotaAnswer(headers: Headers, limit: number | null, check: QuotaCheck): void {
+  writeQuotaHeaders(headers, limit, check);
+  if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
+}
 
-/** A rate-limit 429: `{ error, retryAfter }` and Retry-After, in whole seconds (≥ 1). */
-function tooMany(message: string, results: BucketResult[]): ApiError {
-  const refused = results.filter((r) => r.tokens < 1);
-  const retryAfter = Math.max(1, ...refused.map(secondsToNextToken));
+/**
+ * A rate-limit 429: `{ error, retryAfter }` and Retry-After, in whole seconds (≥ 1) until
+ * every empty bucket among `rules` (a prefix of the policy's) has a token again.
+ */
+function tooMany(message: string, rules: readonly BucketRule[], tokens: number[]): ApiError {
+  let retryAfter = 1;
+  for (let i = 0; i < rules.length; i++) {
+    const left = tokens[i] as number;
+    if (left < 1)
+      retryAfter = Math.max(retryAfter, secondsToNextToken(rules[i] as BucketRule, left));
+  }
   return new ApiError(
     "RATE_LIMITED",
     message,

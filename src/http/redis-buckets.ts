@@ -1,5 +1,5 @@
 import type { Logger } from "../logger.ts";
-import type { BucketResult, BucketSpec, MemoryRateLimiter, RateLimiter } from "./token-bucket.ts";
+import type { BucketRule, MemoryRateLimiter, RateLimiter, Taken } from "./token-bucket.ts";
 
 /**
  * The one Redis call the limiter needs. Bun's built-in `RedisClient` has exactly this method;
@@ -88,18 +88,14 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  async consume(specs: BucketSpec[]): Promise<BucketResult[]> {
-    if (Date.now() < this.downUntil) return this.fallback.consume(specs);
+  async take(rules: readonly BucketRule[], ids: readonly string[]): Promise<Taken> {
+    if (Date.now() < this.downUntil) return this.fallback.take(rules, ids);
     try {
-      const reply = await withTimeout(this.run(specs), TIMEOUT_MS);
-      const allowed = reply[0] === 1;
-      return specs.map((spec, i) => ({
-        name: spec.name,
-        limit: spec.limit,
-        windowMs: spec.windowMs,
-        tokens: Number(reply[i + 1]) / 1000,
-        allowed,
-      }));
+      const reply = await withTimeout(this.run(rules, ids), TIMEOUT_MS);
+      return {
+        allowed: reply[0] === 1,
+        tokens: rules.map((_, i) => Number(reply[i + 1]) / 1000),
+      };
     } catch (error) {
       const now = Date.now();
       // do not make every request wait for a dead Redis: try again in a few seconds
@@ -110,7 +106,7 @@ export class RedisRateLimiter implements RateLimiter {
           error: String(error),
         });
       }
-      return this.fallback.consume(specs);
+      return this.fallback.take(rules, ids);
     }
   }
 
@@ -122,9 +118,9 @@ export class RedisRateLimiter implements RateLimiter {
     return this.fallback.size;
   }
 
-  private async run(specs: BucketSpec[]): Promise<number[]> {
-    const keys = specs.map((spec) => `${this.prefix}${spec.name}:${spec.id}`);
-    const args = specs.flatMap((spec) => [String(spec.limit), String(spec.windowMs)]);
+  private async run(rules: readonly BucketRule[], ids: readonly string[]): Promise<number[]> {
+    const keys = rules.map((rule, i) => `${this.prefix}${rule.name}:${ids[i]}`);
+    const args = rules.flatMap((rule) => [String(rule.limit), String(rule.windowMs)]);
     if (!this.sha) this.sha = String(await this.redis.send("SCRIPT", ["LOAD", BUCKET_SCRIPT]));
     try {
       return (await this.redis.send("EVALSHA", [

@@ -4,7 +4,6 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { ClientIpResolver } from "./client-ip.ts";
 import { peerAddress } from "./peer.ts";
-import type { BucketResult } from "./token-bucket.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,8 +17,6 @@ export interface RequestMeta {
   secure: boolean;
   principal?: Principal;
   operator?: boolean;
-  /** rate-limit buckets this request has drawn from so far (src/http/rate-limit.ts) */
-  buckets?: BucketResult[];
   /** a keyed /api/v1 request whose IP bucket is drawn together with its key's, after auth */
   ipBucketPending?: boolean;
 }

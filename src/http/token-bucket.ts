@@ -6,49 +6,49 @@
 
 export type BucketName = "ip" | "key" | "burst" | "org";
 
-export interface BucketSpec {
-  name: BucketName;
-  /** whose bucket: an IP address, an API key id or an organization id */
-  id: string;
-  limit: number;
-  windowMs: number;
+/** A kind of bucket and its size: `limit` tokens, refilled continuously over `windowMs`. */
+export interface BucketRule {
+  readonly name: BucketName;
+  readonly limit: number;
+  readonly windowMs: number;
 }
 
-export interface BucketResult {
-  name: BucketName;
-  limit: number;
-  windowMs: number;
-  /** tokens left after this request (fractional: refill is continuous) */
-  tokens: number;
+/**
+ * The outcome of one request against several buckets: whether every bucket had a token, and
+ * the tokens each holds afterwards (fractional: refill is continuous), in the rules' order.
+ */
+export interface Taken {
   allowed: boolean;
+  tokens: number[];
 }
 
 export interface RateLimiter {
   /**
-   * Takes one token from every bucket when each has one, otherwise from none (so a request
-   * refused by one bucket does not drain the others). Results follow the order of `specs`.
+   * Takes one token from every bucket (`rules[i]` of `ids[i]`: an IP address, an API key id or
+   * an organization id) when each has one, otherwise from none, so a request refused by one
+   * bucket does not drain the others.
    */
-  consume(specs: BucketSpec[]): BucketResult[] | Promise<BucketResult[]>;
+  take(rules: readonly BucketRule[], ids: readonly string[]): Taken | Promise<Taken>;
   /** drops state for idle clients; called on a timer */
   sweep?(): void;
   /** buckets held in this process (the in-process store, or the Redis limiter's fallback) */
   readonly size?: number;
 }
 
-/** Requests left in the bucket right now. */
-export const remaining = (r: BucketResult) => Math.max(0, Math.floor(r.tokens));
+/** Requests left in a bucket holding `tokens`. */
+export const remaining = (tokens: number) => Math.max(0, Math.floor(tokens));
 
 /** Whole seconds until the bucket is full again (X-RateLimit-Reset), never negative. */
-export const secondsToFull = (r: BucketResult) =>
-  Math.max(0, Math.ceil(((r.limit - r.tokens) * r.windowMs) / r.limit / 1000 - 1e-9));
+export const secondsToFull = (rule: BucketRule, tokens: number) =>
+  Math.max(0, Math.ceil(((rule.limit - tokens) * rule.windowMs) / rule.limit / 1000 - 1e-9));
 
 /** Whole seconds until the next token (Retry-After), at least 1. */
-export const secondsToNextToken = (r: BucketResult) =>
-  Math.max(1, Math.ceil(((1 - r.tokens) * r.windowMs) / r.limit / 1000 - 1e-9));
+export const secondsToNextToken = (rule: BucketRule, tokens: number) =>
+  Math.max(1, Math.ceil(((1 - tokens) * rule.windowMs) / rule.limit / 1000 - 1e-9));
 
 /** Tokens a bucket last seen with `tokens` at `at` holds at `now`. */
-export function refill(spec: BucketSpec, tokens: number, at: number, now: number): number {
-  return Math.min(spec.limit, tokens + (Math.max(0, now - at) * spec.limit) / spec.windowMs);
+export function refill(rule: BucketRule, tokens: number, at: number, now: number): number {
+  return Math.min(rule.limit, tokens + (Math.max(0, now - at) * rule.limit) / rule.windowMs);
 }
 
 interface Entry {
@@ -70,9 +70,14 @@ const REORDER_AFTER_MS = 1_000;
  */
 export class MemoryRateLimiter implements RateLimiter {
   /** one Map per bucket kind, keyed by id: no key strings to build on every request */
-  private readonly buckets = new Map<BucketName, Map<string, Entry>>();
+  private readonly buckets: Record<BucketName, Map<string, Entry>> = {
+    ip: new Map(),
+    key: new Map(),
+    burst: new Map(),
+    org: new Map(),
+  };
+  /** scratch space reused across calls (take is synchronous): this runs on every request */
   private readonly entries: (Entry | undefined)[] = [];
-  private readonly tokens: number[] = [];
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -83,30 +88,28 @@ export class MemoryRateLimiter implements RateLimiter {
   /** buckets held, all kinds together */
   get size(): number {
     let size = 0;
-    for (const kind of this.buckets.values()) size += kind.size;
+    for (const kind of Object.values(this.buckets)) size += kind.size;
     return size;
   }
 
-  consume(specs: BucketSpec[]): BucketResult[] {
+  take(rules: readonly BucketRule[], ids: readonly string[]): Taken {
     const now = this.now();
-    // scratch space reused across calls (consume is synchronous): this runs on every request
     const entries = this.entries;
-    const tokens = this.tokens;
+    const tokens: number[] = [];
     let allowed = true;
-    for (let i = 0; i < specs.length; i++) {
-      const spec = specs[i] as BucketSpec;
-      const entry = this.kind(spec.name).get(spec.id);
-      const t = entry ? refill(spec, entry.tokens, entry.at, now) : spec.limit;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i] as BucketRule;
+      const entry = this.buckets[rule.name].get(ids[i] as string);
+      const t = entry ? refill(rule, entry.tokens, entry.at, now) : rule.limit;
       if (t < 1) allowed = false;
       entries[i] = entry;
-      tokens[i] = t;
+      tokens.push(t);
     }
-    const results: BucketResult[] = [];
-    for (let i = 0; i < specs.length; i++) {
-      const spec = specs[i] as BucketSpec;
-      const before = tokens[i] as number;
-      const left = allowed ? before - 1 : before;
-      const fullAt = now + ((spec.limit - left) * spec.windowMs) / spec.limit;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i] as BucketRule;
+      const left = allowed ? (tokens[i] as number) - 1 : (tokens[i] as number);
+      tokens[i] = left;
+      const fullAt = now + ((rule.limit - left) * rule.windowMs) / rule.limit;
       const entry = entries[i];
       if (entry && now - entry.movedAt < REORDER_AFTER_MS) {
         // moved to the young end of the Map recently: update in place, which is much cheaper
@@ -114,30 +117,15 @@ export class MemoryRateLimiter implements RateLimiter {
         entry.at = now;
         entry.fullAt = fullAt;
       } else {
-        const kind = this.kind(spec.name);
-        if (entry) kind.delete(spec.id);
-        kind.set(spec.id, { tokens: left, at: now, fullAt, movedAt: now });
+        const kind = this.buckets[rule.name];
+        const id = ids[i] as string;
+        if (entry) kind.delete(id);
+        kind.set(id, { tokens: left, at: now, fullAt, movedAt: now });
         if (kind.size > this.maxEntries) this.evictOldest(kind);
       }
-      results.push({
-        name: spec.name,
-        limit: spec.limit,
-        windowMs: spec.windowMs,
-        tokens: left,
-        allowed,
-      });
+      entries[i] = undefined;
     }
-    entries.fill(undefined);
-    return results;
-  }
-
-  private kind(name: BucketName): Map<string, Entry> {
-    let kind = this.buckets.get(name);
-    if (!kind) {
-      kind = new Map();
-      this.buckets.set(name, kind);
-    }
-    return kind;
+    return { allowed, tokens };
   }
 
   /**
@@ -154,7 +142,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   sweep(): void {
     const now = this.now();
-    for (const kind of this.buckets.values()) {
+    for (const kind of Object.values(this.buckets)) {
       for (const [id, entry] of kind) {
         if (entry.fullAt <= now) kind.delete(id);
       }

@@ -14,7 +14,9 @@ export const benchConfig = loadConfig({
 });
 
 /** Creates the organization (a numeric daily quota, so its counting path runs) and a key. */
-export async function provisionKey(app: OrgitApp): Promise<string> {
+export async function provisionKey(
+  app: OrgitApp,
+): Promise<{ secret: string; organizationId: string }> {
   const { operator, apiKeys } = app.services;
   const organization = await operator.createOrganization({
     name: "Bench",
@@ -34,5 +36,5 @@ export async function provisionKey(app: OrgitApp): Promise<string> {
     scopes: ["equipment:read"],
     expiresIn: "NEVER",
   });
-  return secret;
+  return { secret, organizationId: organization.id };
 }

@@ -1,128 +1,123 @@
 /**
- * What the rate limiter and the daily quota cost: the same authenticated route
- * (GET /api/v1/whoami: key lookup from cache, GraphQL operation, JSON) served by two apps over
- * one in-memory PGlite, one built with `limits: false` (bare) and one with the in-process
- * buckets, the quota counter and its once-a-second flush, measured side by side in many short
- * alternating rounds. The figure is the median of the rounds' paired ratios.
- * Requests go through `app.handle` (no sockets), which makes the limiter's share look as
- * large as it can be. Each request is followed by a turn of the event loop, as a socket read
- * would give: without it, work Elysia defers with setImmediate (the access log) piles up for
- * a whole round and is paid by whichever app runs next. Webhook dispatchers are off (their
- * polling is the same in both apps and only adds noise).
+ * What the rate limiter and the daily quota cost a route, in process (`app.handle`, no sockets).
  *
- *   npm run bench            (bun run bench/rate-limit.ts [requests per round] [rounds])
+ * Several apps share one in-memory PGlite: half are built with `limits: false` (bare), half
+ * with the in-process buckets, the quota counter and its once-a-second flush. Requests go to
+ * every app in turn, one at a time, so whatever else the machine does in a moment lands on
+ * both sides alike. Each request is timed from `handle` until its body is read and the event
+ * loop has had a turn, as a socket read would give it: the access-log work Elysia defers runs
+ * there. There are several apps a side because two identical apps in one process differ by a
+ * few percent (each has its own compiled handlers and its own place in memory); the bench
+ * prints that spread, which is its noise floor.
+ *
+ * Two routes:
+ * - GET /api/v1/whoami: cached key, one GraphQL operation, no database. The cheapest keyed
+ *   route, so the limiter's share is as large as it gets.
+ * - GET /api/v1/equipments?limit=20: a typical list, two statements against the database.
+ *
+ *   npm run bench     (bun run bench/rate-limit.ts [blocks=300] [apps per side=3])
  */
 import { createApp, type OrgitApp } from "../src/app.ts";
 import { createDatabase } from "../src/db/client.ts";
+import { equipment } from "../src/db/schema/index.ts";
 import { setPeerAddress } from "../src/http/peer.ts";
 import { requestMeta } from "../src/http/request-context.ts";
 import { createLogger } from "../src/logger.ts";
 import { benchConfig, provisionKey } from "./fixture.ts";
 
-const PER_ROUND = Number(process.argv[2] ?? 1000);
-const ROUNDS = Number(process.argv[3] ?? 300);
-const CONCURRENCY = 16;
+const BLOCKS = Number(process.argv[2] ?? 300);
+const PER_SIDE = Number(process.argv[3] ?? 3);
 
-const config = benchConfig;
 const logger = createLogger("silent");
 const database = await createDatabase({});
-const bare = await createApp({ config, database, logger, limits: false, webhooks: false });
-const limited = await createApp({ config, database, logger, webhooks: false });
-const secret = await provisionKey(bare);
-
-const request = () =>
-  setPeerAddress(
-    new Request("http://localhost/api/v1/whoami", {
-      headers: { authorization: `Bearer ${secret}` },
-    }),
-    "127.0.0.1",
-  );
-
-interface Round {
-  /** requests per second of wall time */
-  rate: number;
-  /** CPU time of this process per request: steadier than wall time on a busy machine */
-  cpuMicros: number;
+const build = (limits: boolean) =>
+  createApp({ config: benchConfig, database, logger, limits, webhooks: false });
+const bare: OrgitApp[] = [];
+const limited: OrgitApp[] = [];
+for (let i = 0; i < PER_SIDE; i++) {
+  bare.push(await build(false));
+  limited.push(await build(true));
 }
+const { secret, organizationId } = await provisionKey(bare[0] as OrgitApp);
+await database.db.insert(equipment).values(
+  Array.from({ length: 50 }, (_, i) => ({
+    organizationId,
+    name: `bench-${i}`,
+    type: "laptop" as const,
+  })),
+);
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function run(app: OrgitApp, requests: number): Promise<Round> {
+/** One request, timed until its body is read and the event loop has turned (ms). */
+async function timed(app: OrgitApp, path: string): Promise<number> {
   const started = performance.now();
-  const cpu = process.cpuUsage();
-  let left = requests;
-  const worker = async () => {
-    while (left-- > 0) {
-      const response = await app.handle(request());
-      if (response.status !== 200) throw new Error(`unexpected ${response.status}`);
-      await response.arrayBuffer();
-      await nextTurn();
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const used = process.cpuUsage(cpu);
-  const seconds = (performance.now() - started) / 1000;
-  return { rate: requests / seconds, cpuMicros: (used.user + used.system) / requests };
-}
-
-// warm both (JIT, key cache, quota totals loaded) before measuring
-for (let i = 0; i < 5; i++) {
-  await run(bare, 5_000);
-  await run(limited, 5_000);
-}
-
-const rounds = { bare: [] as Round[], limited: [] as Round[] };
-for (let round = 0; round < ROUNDS; round++) {
-  // alternate which goes first so drift (GC, thermal, neighbours) does not favour one side
-  const order = round % 2 === 0 ? (["bare", "limited"] as const) : (["limited", "bare"] as const);
-  for (const name of order) {
-    rounds[name].push(await run(name === "bare" ? bare : limited, PER_ROUND));
-  }
+  const request = setPeerAddress(
+    new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${secret}` } }),
+    "127.0.0.1",
+  );
+  const response = await app.handle(request);
+  if (response.status !== 200) throw new Error(`${path}: unexpected ${response.status}`);
+  await response.arrayBuffer();
+  await nextTurn();
+  return performance.now() - started;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const quartiles = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.floor((sorted.length - 1) * q)] ?? 0;
-  return `${at(0.25).toFixed(0)}–${at(0.75).toFixed(0)}`;
-};
-const paired = (key: keyof Round, higherIsBetter: boolean) =>
-  median(
-    rounds.bare.map((b, i) => {
-      const l = rounds.limited[i];
-      if (!l) return Number.NaN;
-      return higherIsBetter ? l[key] / b[key] : b[key] / l[key];
-    }),
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/**
+ * `perApp` requests to each app per block, apps taken in a rotating order. The figure is the
+ * median over blocks of the throughput lost: 1 − (bare side's time / limited side's time).
+ */
+async function measure(path: string, perApp: number) {
+  const apps = [...bare, ...limited];
+  for (let i = 0; i < 2_000; i++) await timed(apps[i % apps.length] as OrgitApp, path); // warm
+  const totals = apps.map(() => 0);
+  const losses: number[] = [];
+  for (let block = 0; block < BLOCKS; block++) {
+    const times = apps.map(() => 0);
+    for (let i = 0; i < perApp; i++) {
+      for (let k = 0; k < apps.length; k++) {
+        const j = (k + i + block) % apps.length;
+        times[j] = (times[j] as number) + (await timed(apps[j] as OrgitApp, path));
+      }
+    }
+    for (let k = 0; k < apps.length; k++) totals[k] = (totals[k] as number) + (times[k] as number);
+    losses.push(1 - sum(times.slice(0, PER_SIDE)) / sum(times.slice(PER_SIDE)));
+  }
+  const micros = (ms: number) => (ms * 1000) / BLOCKS / perApp;
+  const bareTimes = totals.slice(0, PER_SIDE).map(micros);
+  const limitedTimes = totals.slice(PER_SIDE).map(micros);
+  const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
+  console.log(`GET ${path}`);
+  console.log(
+    `  bare route        ${(sum(bareTimes) / PER_SIDE).toFixed(1).padStart(6)} µs/request`,
   );
-// each round's two halves ran back to back under the same background load, so the median of
-// their ratios is the figure least moved by neighbours on a shared machine
-const wallRatio = paired("rate", true);
-const cpuRatio = paired("cpuMicros", false);
-const describe = (name: string, xs: Round[]) =>
-  `  ${name.padEnd(16)}  ${median(xs.map((r) => r.rate))
-    .toFixed(0)
-    .padStart(7)} req/s (middle half of rounds ${quartiles(xs.map((r) => r.rate))})  ${median(
-    xs.map((r) => r.cpuMicros),
-  )
-    .toFixed(1)
-    .padStart(5)} µs CPU/request`;
-const percent = (ratio: number) => `${((1 - ratio) * 100).toFixed(1)}%`;
+  console.log(
+    `  limiter + quota   ${(sum(limitedTimes) / PER_SIDE).toFixed(1).padStart(6)} µs/request`,
+  );
+  console.log(
+    `  throughput lost to the limiter: ${percent(median(losses))} (target < 10%; median of ${BLOCKS} blocks)`,
+  );
+  console.log(
+    `  noise floor: identical apps differ by up to ${percent(spread(bareTimes))} (bare), ${percent(spread(limitedTimes))} (limited)`,
+  );
+}
+
 console.log(
-  `GET /api/v1/whoami via app.handle, ${CONCURRENCY} concurrent, ${ROUNDS} paired rounds of ${PER_ROUND} requests (medians)`,
+  `${PER_SIDE} apps a side, requests to every app in turn, one at a time (${BLOCKS} blocks)`,
 );
-console.log(describe("bare route", rounds.bare));
-console.log(describe("limiter + quota", rounds.limited));
-console.log(
-  `  throughput limited/bare: ${wallRatio.toFixed(3)}, overhead ${percent(wallRatio)} (target < 10%): median of the paired rounds' ratios`,
-);
-console.log(`    by CPU time per request instead: overhead ${percent(cpuRatio)}`);
+await measure("/api/v1/whoami", 100);
+await measure("/api/v1/equipments?limit=20", 10);
 
 // the limiter path alone, without the route around it: per-request cost in microseconds
-const limits = limited.services.limits;
+const limits = (limited[0] as OrgitApp).services.limits;
 if (limits) {
-  const principal = await limited.services.keys.authenticate(secret);
-  const req = request();
-  await limited.handle(req); // gives the request its context (client IP), as the app does
+  const principal = await (limited[0] as OrgitApp).services.keys.authenticate(secret);
+  const req = setPeerAddress(new Request("http://localhost/api/v1/whoami"), "127.0.0.1");
+  await (limited[0] as OrgitApp).handle(req); // gives the request its context (client IP)
   const meta = requestMeta(req);
   if (!meta) throw new Error("no request context");
   const iterations = 500_000;
@@ -131,20 +126,18 @@ if (limits) {
     const started = performance.now();
     for (let i = 0; i < iterations; i++) {
       const headers: Record<string, string> = Object.create(null);
-      meta.ipBucketPending = false;
-      const early = limits.beforeAuth(req, "/api/v1/whoami", headers);
+      meta.ipBucketPending = true;
       const step = limits.afterAuth(meta, "/api/v1/whoami", principal, headers);
-      // both settle synchronously in the steady state: anything else is worth knowing
-      if (early instanceof Promise || step instanceof Promise) throw new Error("not synchronous");
+      // settles synchronously in the steady state: anything else is worth knowing
+      if (step instanceof Promise) throw new Error("not synchronous");
     }
     samples.push(((performance.now() - started) * 1000) / iterations);
   }
   console.log(
-    `  limiter + quota steps alone (IP, key and burst buckets, quota, 8 headers): ${median(samples).toFixed(2)} µs/request`,
+    `limiter + quota steps alone (IP, key and burst buckets, quota, 8 headers): ${median(samples).toFixed(2)} µs/request`,
   );
 }
 
-await limited.stop();
-await bare.stop();
+for (const app of [...bare, ...limited]) await app.stop();
 await database.close();
 process.exit(0);

@@ -155,18 +155,14 @@ export class RateLimits {
 
   private perKey(meta: RequestMeta | undefined, principal: Principal, headers: Headers) {
     const key = principal.apiKey.id;
-    if (meta?.ipBucketPending) {
-      meta.ipBucketPending = false;
-      const policy = this.keyedWithIp;
-      const taken = this.limiter.take(policy.rules, [meta.clientIp ?? "unknown", key, key]);
-      return taken instanceof Promise
-        ? taken.then((t) => this.keyAnswer(policy, t, headers))
-        : this.keyAnswer(policy, taken, headers);
-    }
-    const taken = this.limiter.take(this.keyed.rules, [key, key]);
+    const withIp = meta?.ipBucketPending === true;
+    if (meta) meta.ipBucketPending = false;
+    const policy = withIp ? this.keyedWithIp : this.keyed;
+    const ids = withIp ? [meta?.clientIp ?? "unknown", key, key] : [key, key];
+    const taken = this.limiter.take(policy.rules, ids);
     return taken instanceof Promise
-      ? taken.then((t) => this.keyAnswer(this.keyed, t, headers))
-      : this.keyAnswer(this.keyed, taken, headers);
+      ? taken.then((t) => this.keyAnswer(policy, t, headers))
+      : this.keyAnswer(policy, taken, headers);
   }
 
   /** The key's headers; refused: nothing was taken, and an empty IP bucket speaks first. */

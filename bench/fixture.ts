@@ -1,6 +1,7 @@
 /**
  * What both rate-limit benches share: a configuration whose limits never refuse (the benches
- * measure the cost of checking), and one organization with an admin's API key.
+ * measure the cost of checking), one organization with an admin's API key, and the few
+ * statistics they print.
  */
 import type { OrgitApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -38,3 +39,10 @@ export async function provisionKey(
   });
   return { secret, organizationId: organization.id };
 }
+
+export const median = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+export const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** how far apart identical apps or servers are: the benches' noise floor */
+export const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;

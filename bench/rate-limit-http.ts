@@ -17,7 +17,7 @@ import { createApp } from "../src/app.ts";
 import { createDatabase } from "../src/db/client.ts";
 import { setPeerAddress } from "../src/http/peer.ts";
 import { createLogger } from "../src/logger.ts";
-import { benchConfig, provisionKey } from "./fixture.ts";
+import { benchConfig, median, percent, provisionKey, spread, sum } from "./fixture.ts";
 
 const CONCURRENCY = 16;
 
@@ -125,7 +125,6 @@ async function measure(perServer: number, rounds: number, perSide: number) {
     return cpu;
   };
   for (let i = 0; i < 3; i++) await run(i); // warm (JIT, key cache, quota totals loaded)
-  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const totals = servers.map(() => 0);
   const losses: number[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -135,10 +134,8 @@ async function measure(perServer: number, rounds: number, perSide: number) {
     });
     losses.push(1 - sum(cpu.slice(0, perSide)) / sum(cpu.slice(perSide)));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const bare = totals.slice(0, perSide).map((t) => t / rounds);
   const limited = totals.slice(perSide).map((t) => t / rounds);
-  const spread = (xs: number[]) => `${((Math.max(...xs) / Math.min(...xs) - 1) * 100).toFixed(1)}%`;
   console.log(
     `GET /api/v1/whoami over HTTP, ${perSide} server processes a side, each loaded in turn with ${CONCURRENCY} concurrent keep-alive requests, ${rounds} rounds of ${perServer} requests per server`,
   );
@@ -149,10 +146,10 @@ async function measure(perServer: number, rounds: number, perSide: number) {
     `  limiter + quota   ${(sum(limited) / perSide).toFixed(1).padStart(6)} µs server CPU/request`,
   );
   console.log(
-    `  throughput lost to the limiter: ${(median(losses) * 100).toFixed(1)}% (target < 10%; median of ${rounds} rounds)`,
+    `  throughput lost to the limiter: ${percent(median(losses))} (target < 10%; median of ${rounds} rounds)`,
   );
   console.log(
-    `  noise floor: identical servers differ by up to ${spread(bare)} (bare), ${spread(limited)} (limited)`,
+    `  noise floor: identical servers differ by up to ${percent(spread(bare))} (bare), ${percent(spread(limited))} (limited)`,
   );
   for (const server of servers) server.stop();
   process.exit(0);

@@ -23,7 +23,7 @@ import { equipment } from "../src/db/schema/index.ts";
 import { setPeerAddress } from "../src/http/peer.ts";
 import { requestMeta } from "../src/http/request-context.ts";
 import { createLogger } from "../src/logger.ts";
-import { benchConfig, provisionKey } from "./fixture.ts";
+import { benchConfig, median, percent, provisionKey, spread, sum } from "./fixture.ts";
 
 const BLOCKS = Number(process.argv[2] ?? 300);
 const PER_SIDE = Number(process.argv[3] ?? 3);
@@ -63,10 +63,6 @@ async function timed(app: OrgitApp, path: string): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
-
 /**
  * `perApp` requests to each app per block, apps taken in a rotating order. The figure is the
  * median over blocks of the throughput lost: 1 − (bare side's time / limited side's time).
@@ -90,7 +86,6 @@ async function measure(path: string, perApp: number) {
   const micros = (ms: number) => (ms * 1000) / BLOCKS / perApp;
   const bareTimes = totals.slice(0, PER_SIDE).map(micros);
   const limitedTimes = totals.slice(PER_SIDE).map(micros);
-  const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
   console.log(`GET ${path}`);
   console.log(
     `  bare route        ${(sum(bareTimes) / PER_SIDE).toFixed(1).padStart(6)} µs/request`,

@@ -1,14 +1,18 @@
 /**
  * What the rate limiter and the daily quota cost a route, in process (`app.handle`, no sockets).
  *
- * Several apps share one in-memory PGlite: half are built with `limits: false` (bare), half
- * with the in-process buckets, the quota counter and its once-a-second flush. Requests go to
- * every app in turn, one at a time, so whatever else the machine does in a moment lands on
- * both sides alike. Each request is timed from `handle` until its body is read and the event
- * loop has had a turn, as a socket read would give it: the access-log work Elysia defers runs
- * there. There are several apps a side because two identical apps in one process differ by a
- * few percent (each has its own compiled handlers and its own place in memory); the bench
- * prints that spread, which is its noise floor.
+ * Several apps share one in-memory PGlite, in three sides:
+ * - bare: built with `limits: false`;
+ * - headers only: the limits with buckets that always answer the same tokens and a quota that
+ *   counts in a field, so the app writes the contract's eight headers (CONTRACT section 7) but
+ *   limits and stores nothing: what those headers cost on their own;
+ * - limiter + quota: the in-process buckets, the quota counter and its once-a-second flush.
+ * Requests go to every app in turn, one at a time, so whatever else the machine does in a
+ * moment lands on every side alike. Each request is timed from `handle` until its body is read
+ * and the event loop has had a turn, as a socket read would give it: the access-log work Elysia
+ * defers runs there. There are several apps a side because two identical apps in one process
+ * differ by a few percent (each has its own compiled handlers and its own place in memory); the
+ * bench prints that spread, which is its noise floor.
  *
  * Two routes:
  * - GET /api/v1/whoami: cached key, one GraphQL operation, no database. The cheapest keyed
@@ -21,24 +25,58 @@ import { createApp, type OrgitApp } from "../src/app.ts";
 import { createDatabase } from "../src/db/client.ts";
 import { equipment } from "../src/db/schema/index.ts";
 import { setPeerAddress } from "../src/http/peer.ts";
+import type { QuotaCheck, QuotaCounter } from "../src/http/quota-store.ts";
 import { requestMeta } from "../src/http/request-context.ts";
+import type { BucketRule, RateLimiter, Taken } from "../src/http/token-bucket.ts";
 import { createLogger } from "../src/logger.ts";
 import { benchConfig, median, percent, provisionKey, spread, sum } from "./fixture.ts";
 
 const BLOCKS = Number(process.argv[2] ?? 300);
 const PER_SIDE = Number(process.argv[3] ?? 3);
 
+/**
+ * The headers-only side's buckets: always the same tokens, nothing stored or counted. With it,
+ * an app writes the contract's eight headers and their text as usual, but limits nothing.
+ */
+class FixedBuckets implements RateLimiter {
+  private readonly answers = new Map<readonly BucketRule[], Taken>();
+  take(rules: readonly BucketRule[]): Taken {
+    let taken = this.answers.get(rules);
+    if (!taken) {
+      taken = { allowed: true, tokens: rules.map((rule) => rule.limit - 1) };
+      this.answers.set(rules, taken);
+    }
+    return taken;
+  }
+}
+
+/** The headers-only side's quota: a running count in a field, never stored or shared. */
+class FixedQuota implements QuotaCounter {
+  private used = 0;
+  check(): QuotaCheck {
+    return { allowed: true, used: ++this.used };
+  }
+  async sync(): Promise<void> {}
+}
+
 const logger = createLogger("silent");
 const database = await createDatabase({});
-const build = (limits: boolean) =>
-  createApp({ config: benchConfig, database, logger, limits, webhooks: false });
-const bare: OrgitApp[] = [];
-const limited: OrgitApp[] = [];
+const build = (side: Side) =>
+  createApp({
+    config: benchConfig,
+    database,
+    logger,
+    limits: side !== "bare",
+    ...(side === "headers" ? { limiter: new FixedBuckets(), quota: new FixedQuota() } : {}),
+    webhooks: false,
+  });
+type Side = "bare" | "headers" | "limited";
+const SIDES: Side[] = ["bare", "headers", "limited"];
+const apps: Record<Side, OrgitApp[]> = { bare: [], headers: [], limited: [] };
 for (let i = 0; i < PER_SIDE; i++) {
-  bare.push(await build(false));
-  limited.push(await build(true));
+  for (const side of SIDES) apps[side].push(await build(side));
 }
-const { secret, organizationId } = await provisionKey(bare[0] as OrgitApp);
+const { secret, organizationId } = await provisionKey(apps.bare[0] as OrgitApp);
 await database.db.insert(equipment).values(
   Array.from({ length: 50 }, (_, i) => ({
     organizationId,
@@ -64,40 +102,52 @@ async function timed(app: OrgitApp, path: string): Promise<number> {
 }
 
 /**
- * `perApp` requests to each app per block, apps taken in a rotating order. The figure is the
- * median over blocks of the throughput lost: 1 − (bare side's time / limited side's time).
+ * `perApp` requests to each app per block, apps taken in a rotating order. Each figure is the
+ * median over blocks of the throughput lost: 1 − (one side's time / the other side's time).
  */
 async function measure(path: string, perApp: number) {
-  const apps = [...bare, ...limited];
-  for (let i = 0; i < 2_000; i++) await timed(apps[i % apps.length] as OrgitApp, path); // warm
-  const totals = apps.map(() => 0);
-  const losses: number[] = [];
+  const all = SIDES.flatMap((side) => apps[side]);
+  for (let i = 0; i < 2_000; i++) await timed(all[i % all.length] as OrgitApp, path); // warm
+  const totals = all.map(() => 0);
+  const lost = { limited: [] as number[], headers: [] as number[], limiting: [] as number[] };
   for (let block = 0; block < BLOCKS; block++) {
-    const times = apps.map(() => 0);
+    const times = all.map(() => 0);
     for (let i = 0; i < perApp; i++) {
-      for (let k = 0; k < apps.length; k++) {
-        const j = (k + i + block) % apps.length;
-        times[j] = (times[j] as number) + (await timed(apps[j] as OrgitApp, path));
+      for (let k = 0; k < all.length; k++) {
+        const j = (k + i + block) % all.length;
+        times[j] = (times[j] as number) + (await timed(all[j] as OrgitApp, path));
       }
     }
-    for (let k = 0; k < apps.length; k++) totals[k] = (totals[k] as number) + (times[k] as number);
-    losses.push(1 - sum(times.slice(0, PER_SIDE)) / sum(times.slice(PER_SIDE)));
+    for (let k = 0; k < all.length; k++) totals[k] = (totals[k] as number) + (times[k] as number);
+    const [bare, headers, limited] = SIDES.map((_, s) =>
+      sum(times.slice(s * PER_SIDE, (s + 1) * PER_SIDE)),
+    ) as [number, number, number];
+    lost.limited.push(1 - bare / limited);
+    lost.headers.push(1 - bare / headers);
+    lost.limiting.push(1 - headers / limited);
   }
-  const micros = (ms: number) => (ms * 1000) / BLOCKS / perApp;
-  const bareTimes = totals.slice(0, PER_SIDE).map(micros);
-  const limitedTimes = totals.slice(PER_SIDE).map(micros);
+  const micros = SIDES.map((_, s) =>
+    totals.slice(s * PER_SIDE, (s + 1) * PER_SIDE).map((ms) => (ms * 1000) / BLOCKS / perApp),
+  );
+  const line = (label: string, times: number[]) =>
+    console.log(
+      `  ${label.padEnd(18)}${(sum(times) / PER_SIDE).toFixed(1).padStart(7)} µs/request`,
+    );
   console.log(`GET ${path}`);
+  line("bare route", micros[0] as number[]);
+  line("headers only", micros[1] as number[]);
+  line("limiter + quota", micros[2] as number[]);
   console.log(
-    `  bare route        ${(sum(bareTimes) / PER_SIDE).toFixed(1).padStart(6)} µs/request`,
+    `  throughput lost to the limiter + quota: ${percent(median(lost.limited))} (target < 10%; median of ${BLOCKS} blocks)`,
   );
   console.log(
-    `  limiter + quota   ${(sum(limitedTimes) / PER_SIDE).toFixed(1).padStart(6)} µs/request`,
+    `    the contract's eight headers alone, with nothing limited behind them: ${percent(median(lost.headers))}`,
   );
   console.log(
-    `  throughput lost to the limiter: ${percent(median(losses))} (target < 10%; median of ${BLOCKS} blocks)`,
+    `    the buckets and the quota count on top of those headers: ${percent(median(lost.limiting))}`,
   );
   console.log(
-    `  noise floor: identical apps differ by up to ${percent(spread(bareTimes))} (bare), ${percent(spread(limitedTimes))} (limited)`,
+    `  noise floor: identical apps differ by up to ${SIDES.map((side, s) => `${percent(spread(micros[s] as number[]))} (${side})`).join(", ")}`,
   );
 }
 
@@ -108,11 +158,12 @@ await measure("/api/v1/whoami", 100);
 await measure("/api/v1/equipments?limit=20", 10);
 
 // the limiter path alone, without the route around it: per-request cost in microseconds
-const limits = (limited[0] as OrgitApp).services.limits;
+const limited = apps.limited[0] as OrgitApp;
+const limits = limited.services.limits;
 if (limits) {
-  const principal = await (limited[0] as OrgitApp).services.keys.authenticate(secret);
+  const principal = await limited.services.keys.authenticate(secret);
   const req = setPeerAddress(new Request("http://localhost/api/v1/whoami"), "127.0.0.1");
-  await (limited[0] as OrgitApp).handle(req); // gives the request its context (client IP)
+  await limited.handle(req); // gives the request its context (client IP)
   const meta = requestMeta(req);
   if (!meta) throw new Error("no request context");
   const iterations = 500_000;
@@ -133,6 +184,6 @@ if (limits) {
   );
 }
 
-for (const app of [...bare, ...limited]) await app.stop();
+for (const app of SIDES.flatMap((side) => apps[side])) await app.stop();
 await database.close();
 process.exit(0);

@@ -10,9 +10,11 @@ import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { createLimits } from "./http/limits.ts";
+import type { QuotaCounter } from "./http/quota-store.ts";
 import { rateLimitPlugin } from "./http/rate-limit.ts";
 import type { RedisCommands } from "./http/redis-buckets.ts";
 import { requestContext } from "./http/request-context.ts";
+import type { RateLimiter } from "./http/token-bucket.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { agentReleaseRoutes } from "./modules/agent-releases/rest.ts";
 import { AgentReleaseService } from "./modules/agent-releases/service.ts";
@@ -54,6 +56,10 @@ export interface AppOptions {
   redisPrefix?: string;
   /** false: no rate limits or quota at all (the benchmark's baseline) */
   limits?: boolean;
+  /** buckets of the caller's instead of Redis's or the in-process ones (benchmarks) */
+  limiter?: RateLimiter;
+  /** a daily-quota counter of the caller's instead of the Postgres-backed one (benchmarks) */
+  quota?: QuotaCounter;
   /** how often quota counts are written and other instances' usage read; 0: only on stop */
   quotaSyncMs?: number;
   /** webhook dispatcher settings (tests shorten retries, inject DNS); false: no dispatcher */

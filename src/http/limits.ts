@@ -1,8 +1,8 @@
 import type { Services } from "../services.ts";
-import { QuotaStore } from "./quota-store.ts";
+import { type QuotaCounter, QuotaStore } from "./quota-store.ts";
 import { RateLimits } from "./rate-limit.ts";
 import { type RedisCommands, RedisRateLimiter } from "./redis-buckets.ts";
-import { MemoryRateLimiter } from "./token-bucket.ts";
+import { MemoryRateLimiter, type RateLimiter } from "./token-bucket.ts";
 
 const QUOTA_SYNC_MS = 1_000;
 const SWEEP_MS = 10_000;
@@ -20,6 +20,9 @@ export function createLimits(
     quotaSyncMs?: number;
     /** the injected clock, if any; otherwise Date.now (no Date object per bucket check) */
     now?: () => Date;
+    /** buckets and quota counter of the caller's (the benchmark's), instead of the real ones */
+    limiter?: RateLimiter;
+    quota?: QuotaCounter;
   },
 ) {
   const { config, logger, database } = services;
@@ -32,8 +35,8 @@ export function createLimits(
   const redis = options.redis
     ? new RedisRateLimiter(options.redis, memory, logger, options.redisPrefix)
     : undefined;
-  const limiter = redis ?? memory;
-  const quota = new QuotaStore(database, logger, now);
+  const limiter = options.limiter ?? redis ?? memory;
+  const quota = options.quota ?? new QuotaStore(database, logger, now);
   const limits = new RateLimits(limiter, quota, config.rateLimit);
   const timers: ReturnType<typeof setInterval>[] = [];
   const every = (ms: number, task: () => unknown) => {

@@ -32,6 +32,21 @@ export interface QuotaCheck {
   used: number;
 }
 
+/** What the limits need of a daily-quota counter: the store below, or a benchmark's own. */
+export interface QuotaCounter {
+  /**
+   * Counts one request against `limit` (null: unlimited) unless the window is already full;
+   * with `consume` false it only reports (GET /health).
+   */
+  check(
+    organizationId: string,
+    limit: number | null,
+    consume?: boolean,
+  ): QuotaCheck | Promise<QuotaCheck>;
+  /** writes counts not yet stored and reads every instance's totals */
+  sync(): Promise<void>;
+}
+
 /**
  * Daily quota usage per organization over a sliding 24 h of per-minute buckets in Postgres.
  * Requests are counted in memory; `sync` (every second, and at shutdown) adds those counts to
@@ -39,7 +54,7 @@ export interface QuotaCheck {
  * other instances' usage shows within about a second and a request never waits on the
  * database, except the first one of an organization this instance has not seen yet.
  */
-export class QuotaStore {
+export class QuotaStore implements QuotaCounter {
   private readonly usage = new Map<string, Usage>();
   private readonly loading = new Map<string, Promise<Usage>>();
   private syncing?: Promise<void>;
@@ -52,10 +67,6 @@ export class QuotaStore {
     private readonly now: () => number,
   ) {}
 
-  /**
-   * Counts one request against `limit` (null: unlimited) unless the window is already full;
-   * with `consume` false it only reports (GET /health).
-   */
   check(
     organizationId: string,
     limit: number | null,

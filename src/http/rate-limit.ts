@@ -4,7 +4,7 @@ import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
 import { dailyQuota, quotaExceeded, writeQuotaHeaders } from "./quota.ts";
-import type { QuotaCheck, QuotaStore } from "./quota-store.ts";
+import type { QuotaCheck, QuotaCounter } from "./quota-store.ts";
 import { type RatePolicy, ratePolicy, writeRateHeaders } from "./rate-headers.ts";
 import { type RequestMeta, requestMeta } from "./request-context.ts";
 import {
@@ -61,7 +61,7 @@ export class RateLimits {
 
   constructor(
     private readonly limiter: RateLimiter,
-    readonly quota: QuotaStore,
+    readonly quota: QuotaCounter,
     config: Config["rateLimit"],
   ) {
     const ip: BucketRule = { name: "ip", limit: config.ipPerMin, windowMs: MINUTE };

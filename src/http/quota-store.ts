@@ -50,9 +50,9 @@ export interface QuotaCounter {
 /**
  * Daily quota usage per organization over a sliding 24 h of per-minute buckets in Postgres.
  * Requests are counted in memory; `sync` (every second, and at shutdown) adds those counts to
- * the buckets in one statement and reloads every active organization's total in another, so
- * other instances' usage shows within about a second and a request never waits on the
- * database, except the first one of an organization this instance has not seen yet.
+ * the buckets and reloads every active organization's total in one statement, so other
+ * instances' usage shows within about a second and a request never waits on the database,
+ * except the first one of an organization this instance has not seen yet.
  */
 export class QuotaStore implements QuotaCounter {
   private readonly usage = new Map<string, Usage>();
@@ -139,9 +139,18 @@ export class QuotaStore implements QuotaCounter {
       usage.flushing += usage.pending;
       usage.pending = 0;
     }
+    const ids = [...this.usage.keys()];
+    if (ids.length === 0) return;
+    const now = this.now();
+    const since = windowStart(now);
+    let totals: Map<string, number>;
     try {
-      if (rows.length > 0) await this.write(rows);
+      totals = await this.storedTotals(ids, since, rows);
     } catch (error) {
+      if (rows.length === 0) {
+        this.logger.warn("could not reload quota usage", { error: String(error) });
+        return;
+      }
       // keep the counts for the next attempt; nothing is lost while the database is away
       for (const [usage, back] of taken) {
         for (const [minute, count] of back.minutes) {
@@ -153,46 +162,56 @@ export class QuotaStore implements QuotaCounter {
       this.logger.warn("could not record quota usage; will retry", { error: String(error) });
       return;
     }
+    for (const id of ids) {
+      const usage = this.usage.get(id);
+      if (!usage) continue;
+      // the totals are the window as it stood before this statement's own write: add that
+      usage.stored = (totals.get(id) ?? 0) + countSince(taken.get(usage)?.minutes, since);
+      usage.flushing = 0;
+      if (usage.pending === 0 && now - usage.seenAt > IDLE_MS) this.usage.delete(id);
+    }
     try {
-      const ids = [...this.usage.keys()];
-      const totals = ids.length > 0 ? await this.storedTotals(ids) : new Map<string, number>();
-      const now = this.now();
-      for (const id of ids) {
-        const usage = this.usage.get(id);
-        if (!usage) continue;
-        usage.stored = totals.get(id) ?? 0;
-        usage.flushing = 0;
-        if (usage.pending === 0 && now - usage.seenAt > IDLE_MS) this.usage.delete(id);
-      }
       await this.prune(now);
     } catch (error) {
-      this.logger.warn("could not reload quota usage", { error: String(error) });
+      this.logger.warn("could not prune quota usage", { error: String(error) });
     }
   }
 
-  private async write(rows: Row[]): Promise<void> {
-    await this.database.db
-      .insert(quotaUsage)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [quotaUsage.organizationId, quotaUsage.minute],
-        set: { count: sql`${quotaUsage.count} + excluded.count` },
-      });
-  }
-
-  /** Totals of the current minute and the 1,439 before it, per organization. */
-  private async storedTotals(ids: string[]): Promise<Map<string, number>> {
-    const now = this.now();
-    const since = new Date(now - (now % MINUTE_MS) - (WINDOW_MINUTES - 1) * MINUTE_MS);
-    const rows = await this.database.db
+  /**
+   * Totals of the window's minutes (the current one and the 1,439 before it) per organization,
+   * and, in the same statement, `rows` added to their minutes: one round trip a flush. The
+   * totals are read from the statement's snapshot, so they do not include those rows.
+   */
+  private async storedTotals(
+    ids: string[],
+    since = windowStart(this.now()),
+    rows: Row[] = [],
+  ): Promise<Map<string, number>> {
+    const { db } = this.database;
+    const totals = (rows.length > 0 ? db.with(this.written(rows)) : db)
       .select({
         organizationId: quotaUsage.organizationId,
         used: sql<number>`sum(${quotaUsage.count})::int`,
       })
       .from(quotaUsage)
-      .where(and(inArray(quotaUsage.organizationId, ids), gte(quotaUsage.minute, since)))
+      .where(and(inArray(quotaUsage.organizationId, ids), gte(quotaUsage.minute, new Date(since))))
       .groupBy(quotaUsage.organizationId);
-    return new Map(rows.map((row) => [row.organizationId, Number(row.used)]));
+    return new Map((await totals).map((row) => [row.organizationId, Number(row.used)]));
+  }
+
+  /** Adds counts to their per-minute buckets (a data-modifying WITH query). */
+  private written(rows: Row[]) {
+    const { db } = this.database;
+    return db.$with("written").as(
+      db
+        .insert(quotaUsage)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [quotaUsage.organizationId, quotaUsage.minute],
+          set: { count: sql`${quotaUsage.count} + excluded.count` },
+        })
+        .returning({ organizationId: quotaUsage.organizationId }),
+    );
   }
 
   /** Drops buckets that left the window, once a minute (any instance may; it is idempotent). */
@@ -202,6 +221,16 @@ export class QuotaStore implements QuotaCounter {
     const before = new Date(now - (now % MINUTE_MS) - WINDOW_MINUTES * MINUTE_MS);
     await this.database.db.delete(quotaUsage).where(lt(quotaUsage.minute, before));
   }
+}
+
+/** The first minute (ms) of the sliding 24 h window at `now`. */
+const windowStart = (now: number) => now - (now % MINUTE_MS) - (WINDOW_MINUTES - 1) * MINUTE_MS;
+
+/** Counts of `minutes` (start of minute, ms → count) from `since` on. */
+function countSince(minutes: Map<number, number> | undefined, since: number): number {
+  let total = 0;
+  for (const [minute, count] of minutes ?? []) if (minute >= since) total += count;
+  return total;
 }
 
 /** Moves the latest minute's running count into the per-minute Map. */

@@ -72,6 +72,23 @@ function suite(driver: DriverName) {
       expect(Number(second) - Number(first), "one bucket per minute").toBe(60_000);
     });
 
+    test("a flush writes the counts and reads the totals back in one statement", async () => {
+      const { key, organizationId } = await make.member();
+      await send(app, "/api/v1/whoami", { key });
+      await app.services.limits?.quota.sync(); // the once-a-minute prune, if due, runs here
+      for (let i = 0; i < 3; i++) await send(app, "/api/v1/whoami", { key });
+      const before = db.database.stats.queries;
+      await app.services.limits?.quota.sync();
+      expect(db.database.stats.queries - before, "one round trip").toBe(1);
+      const rows = await db.database.db
+        .select({ count: quotaUsage.count })
+        .from(quotaUsage)
+        .where(eq(quotaUsage.organizationId, organizationId));
+      expect(rows.reduce((sum, r) => sum + r.count, 0)).toBe(4);
+      const next = await send(app, "/api/v1/whoami", { key });
+      expect(next.headers.get("x-quota-used"), "the total read back, plus this one").toBe("5");
+    });
+
     test("the window slides: requests older than 24 h stop counting and are pruned", async () => {
       const { key, organizationId } = await make.member();
       for (let i = 0; i < 4; i++) await send(app, "/api/v1/whoami", { key });

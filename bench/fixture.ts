@@ -5,6 +5,8 @@
  */
 import type { OrgitApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
+import type { QuotaCheck, QuotaCounter } from "../src/http/quota-store.ts";
+import type { BucketRule, RateLimiter, Taken } from "../src/http/token-bucket.ts";
 
 export const benchConfig = loadConfig({
   ADMIN_TOKEN: "bench-operator-token-0123456789",
@@ -13,6 +15,32 @@ export const benchConfig = loadConfig({
   RATE_LIMIT_KEY_PER_MIN: "999999999",
   RATE_LIMIT_BURST_PER_SEC: "999999999",
 });
+
+/**
+ * The headers-only side's buckets: always the same tokens, nothing stored or counted. With
+ * them and `FixedQuota`, an app writes the contract's eight headers and their text as usual,
+ * but limits nothing: what those headers cost on their own.
+ */
+export class FixedBuckets implements RateLimiter {
+  private readonly answers = new Map<readonly BucketRule[], Taken>();
+  take(rules: readonly BucketRule[]): Taken {
+    let taken = this.answers.get(rules);
+    if (!taken) {
+      taken = { allowed: true, tokens: rules.map((rule) => rule.limit - 1) };
+      this.answers.set(rules, taken);
+    }
+    return taken;
+  }
+}
+
+/** The headers-only side's quota: a running count in a field, never stored or shared. */
+export class FixedQuota implements QuotaCounter {
+  private used = 0;
+  check(): QuotaCheck {
+    return { allowed: true, used: ++this.used };
+  }
+  async sync(): Promise<void> {}
+}
 
 /** Creates the organization (a numeric daily quota, so its counting path runs) and a key. */
 export async function provisionKey(

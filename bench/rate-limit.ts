@@ -25,39 +25,21 @@ import { createApp, type OrgitApp } from "../src/app.ts";
 import { createDatabase } from "../src/db/client.ts";
 import { equipment } from "../src/db/schema/index.ts";
 import { setPeerAddress } from "../src/http/peer.ts";
-import type { QuotaCheck, QuotaCounter } from "../src/http/quota-store.ts";
 import { requestMeta } from "../src/http/request-context.ts";
-import type { BucketRule, RateLimiter, Taken } from "../src/http/token-bucket.ts";
 import { createLogger } from "../src/logger.ts";
-import { benchConfig, median, percent, provisionKey, spread, sum } from "./fixture.ts";
+import {
+  benchConfig,
+  FixedBuckets,
+  FixedQuota,
+  median,
+  percent,
+  provisionKey,
+  spread,
+  sum,
+} from "./fixture.ts";
 
 const BLOCKS = Number(process.argv[2] ?? 300);
 const PER_SIDE = Number(process.argv[3] ?? 3);
-
-/**
- * The headers-only side's buckets: always the same tokens, nothing stored or counted. With it,
- * an app writes the contract's eight headers and their text as usual, but limits nothing.
- */
-class FixedBuckets implements RateLimiter {
-  private readonly answers = new Map<readonly BucketRule[], Taken>();
-  take(rules: readonly BucketRule[]): Taken {
-    let taken = this.answers.get(rules);
-    if (!taken) {
-      taken = { allowed: true, tokens: rules.map((rule) => rule.limit - 1) };
-      this.answers.set(rules, taken);
-    }
-    return taken;
-  }
-}
-
-/** The headers-only side's quota: a running count in a field, never stored or shared. */
-class FixedQuota implements QuotaCounter {
-  private used = 0;
-  check(): QuotaCheck {
-    return { allowed: true, used: ++this.used };
-  }
-  async sync(): Promise<void> {}
-}
 
 const logger = createLogger("silent");
 const database = await createDatabase({});

@@ -6,7 +6,7 @@ import { ApiError } from "../errors.ts";
 import { dailyQuota, quotaExceeded, writeQuotaHeaders } from "./quota.ts";
 import type { QuotaCheck, QuotaCounter } from "./quota-store.ts";
 import { type RatePolicy, ratePolicy, writeRateHeaders } from "./rate-headers.ts";
-import { type RequestMeta, requestMeta } from "./request-context.ts";
+import { pathOf, type RequestMeta, requestMeta } from "./request-context.ts";
 import {
   type BucketRule,
   type RateLimiter,
@@ -225,14 +225,6 @@ function tooMany(message: string, rules: readonly BucketRule[], tokens: number[]
       "retry-after": String(retryAfter),
     },
   );
-}
-
-/** The path of a request URL without parsing all of it (this runs on every request). */
-export function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const query = url.indexOf("?", start);
-  return query < 0 ? url.slice(start) : url.slice(start, query);
 }
 
 /**

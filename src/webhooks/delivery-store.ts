@@ -11,6 +11,24 @@ function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
+/**
+ * Deletes up to `limit` events created before `before` that have no delivery still pending,
+ * and their deliveries with them (ON DELETE CASCADE). Answers how many events went.
+ */
+export async function purgeEvents(db: Executor, before: Date, limit: number): Promise<number> {
+  const result = await db.execute(sql`
+    delete from webhook_events where id in (
+      select e.id from webhook_events e
+      where e.created_at < ${ts(before)}
+        and not exists (
+          select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'pending'
+        )
+      limit ${limit}
+    )
+    returning id`);
+  return rowsOf(result).length;
+}
+
 export interface Claim {
   id: string;
   attempts: number;

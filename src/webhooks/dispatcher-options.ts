@@ -31,6 +31,10 @@ export interface DispatcherOptions {
   shutdownGraceMs: number;
   /** a subscription failing without a single success for this long is disabled */
   disableAfterMs: number;
+  /** events (and their deliveries) older than this are deleted once none is pending */
+  retentionMs: number;
+  /** how often the retention purge runs; the first run comes a minute after start (or sooner) */
+  purgeEveryMs: number;
   allowPrivate: boolean;
   resolve?: Resolve;
   random: () => number;
@@ -45,6 +49,8 @@ export const defaultDispatcherOptions = (allowPrivate: boolean): DispatcherOptio
   pollMs: SECOND,
   shutdownGraceMs: 10 * SECOND,
   disableAfterMs: 5 * 24 * HOUR,
+  retentionMs: 30 * 24 * HOUR,
+  purgeEveryMs: HOUR,
   allowPrivate,
   random: Math.random,
 });

@@ -7,6 +7,7 @@ import {
   finishAttempt,
   markSubscriptionFailing,
   markSubscriptionHealthy,
+  purgeEvents,
   releaseClaim,
 } from "./delivery-store.ts";
 import { type DispatcherOptions, retryDelay } from "./dispatcher-options.ts";
@@ -22,6 +23,10 @@ export {
 
 /** a lease outlives the send's own timeout by this much */
 const LEASE_MARGIN_MS = 5_000;
+/** the first retention purge waits this long after start, off the start-up path */
+const FIRST_PURGE_AFTER_MS = 60_000;
+/** events deleted per statement, so a long backlog never holds locks for long */
+const PURGE_BATCH = 1_000;
 
 /**
  * The outbox worker: claims due deliveries (leases in Postgres, shared fairly between
@@ -33,6 +38,9 @@ export class WebhookDispatcher {
   /** aborts sends still running when the shutdown grace period ends */
   private readonly abort = new AbortController();
   private timer: ReturnType<typeof setInterval> | undefined;
+  private purgeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** the running purge, if any; stop() waits for it */
+  private purging: Promise<unknown> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   /** the running claim loop, if any; stop() waits for it so no claim lands after */
   private claiming: Promise<void> | undefined;
@@ -50,14 +58,50 @@ export class WebhookDispatcher {
     this.unlisten = await this.database.listen(WEBHOOK_CHANNEL, () => this.wake());
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.wake();
+    this.schedulePurge(Math.min(FIRST_PURGE_AFTER_MS, this.options.purgeEveryMs));
+  }
+
+  /**
+   * Deletes events older than the retention period whose deliveries are all settled
+   * (delivered or failed), with those deliveries; in batches. Any instance may run it.
+   */
+  async purge(): Promise<number> {
+    const before = new Date(this.now().getTime() - this.options.retentionMs);
+    let purged = 0;
+    for (;;) {
+      const batch = await purgeEvents(this.database.db, before, PURGE_BATCH);
+      purged += batch;
+      if (batch < PURGE_BATCH || this.stopped) break;
+    }
+    if (purged > 0) {
+      this.logger.info("old webhook events purged", {
+        events: purged,
+        before: before.toISOString(),
+      });
+    }
+    return purged;
+  }
+
+  private schedulePurge(afterMs: number): void {
+    this.purgeTimer = setTimeout(() => {
+      this.purging = this.purge()
+        .catch((error) => this.logger.warn("webhook event purge failed", errorFields(error)))
+        .finally(() => {
+          this.purging = undefined;
+          if (!this.stopped) this.schedulePurge(this.options.purgeEveryMs);
+        });
+    }, afterMs);
+    (this.purgeTimer as { unref?: () => void }).unref?.();
   }
 
   /** Stops claiming, lets in-flight sends finish (bounded), and gives back the ones cut short. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.purgeTimer);
     await this.unlisten?.().catch(() => {});
     await this.claiming;
+    await this.purging;
     const all = Promise.allSettled([...this.inFlight]);
     const grace = new Promise((resolve) => setTimeout(resolve, this.options.shutdownGraceMs));
     const finished = await Promise.race([all.then(() => true), grace.then(() => false)]);

@@ -33,5 +33,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index("webhook_deliveries_sub_idx").on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
+    // an event's deliveries: the purge's pending check and its cascade
+    index("webhook_deliveries_event_idx").on(t.eventId),
   ],
 );

@@ -17,5 +17,9 @@ export const webhookEvents = pgTable(
     payload: jsonb().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("webhook_events_org_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    index("webhook_events_org_idx").on(t.organizationId, t.createdAt),
+    // the retention purge looks for old events across organizations
+    index("webhook_events_created_idx").on(t.createdAt),
+  ],
 );

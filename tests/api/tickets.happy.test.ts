@@ -13,6 +13,9 @@ import { expectStablePages, getJson } from "../helpers/lists.ts";
 const SCOPES = ["tickets:read", "tickets:write"];
 const valid = { title: "Printer jams", description: "The printer on floor 2 jams on every page." };
 
+/** for sort: b before a when b is larger (ISO timestamps and lowercase uuids compare as text) */
+const descending = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+
 function suite(driver: DriverName) {
   const { app, db, make } = useTestApp(driver);
 
@@ -69,7 +72,11 @@ function suite(driver: DriverName) {
     const { status, body } = await getJson(app, "/api/v1/tickets", key);
     expect(status).toBe(200);
     expect(body.pagination).toEqual({ total: 3, limit: 50, offset: 0 });
-    expect(body.data).toEqual([...created].reverse());
+    // newest first: created_at desc, then id desc (tickets made in the same millisecond tie)
+    const newestFirst = [...created].sort(
+      (a, b) => descending(a.created_at, b.created_at) || descending(a.id, b.id),
+    );
+    expect(body.data).toEqual(newestFirst);
   });
 
   test("GET /tickets filters by status and priority", async () => {

@@ -74,3 +74,63 @@ export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 /** how far apart identical apps or servers are: the benches' noise floor */
 export const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
+
+/** The benches' three sides: no limits, the contract's headers only, the real limits. */
+export type Side = "bare" | "headers" | "limited";
+export const SIDES: Side[] = ["bare", "headers", "limited"];
+
+/**
+ * Figures of several instances a side, sample by sample (a block of requests or a round of
+ * load): each sample's throughput lost between sides, and each instance's running total.
+ */
+export class SideFigures {
+  private readonly totals: number[];
+  private readonly lost = {
+    limited: [] as number[],
+    headers: [] as number[],
+    limiting: [] as number[],
+  };
+
+  constructor(private readonly perSide: number) {
+    this.totals = new Array(SIDES.length * perSide).fill(0);
+  }
+
+  /** One sample: each instance's time (any unit), the sides in the order of SIDES. */
+  add(times: number[]): void {
+    times.forEach((time, i) => {
+      this.totals[i] = (this.totals[i] as number) + time;
+    });
+    const [bare, headers, limited] = this.sides(times).map(sum) as [number, number, number];
+    this.lost.limited.push(1 - bare / limited);
+    this.lost.headers.push(1 - bare / headers);
+    this.lost.limiting.push(1 - headers / limited);
+  }
+
+  private sides(xs: number[]): number[][] {
+    return SIDES.map((_, s) => xs.slice(s * this.perSide, (s + 1) * this.perSide));
+  }
+
+  /**
+   * Prints each side's mean, the median losses and the noise floor. `toMicros` turns an
+   * instance's total into microseconds a request; `samples` and `instances` name them.
+   */
+  report(toMicros: (total: number) => number, unit: string, samples: string, instances: string) {
+    const micros = this.sides(this.totals.map(toMicros));
+    const labels = ["bare route", "headers only", "limiter + quota"];
+    micros.forEach((times, s) => {
+      const mean = (sum(times) / this.perSide).toFixed(1).padStart(7);
+      console.log(`  ${(labels[s] as string).padEnd(18)}${mean} ${unit}`);
+    });
+    console.log(
+      `  throughput lost to the limiter + quota: ${percent(median(this.lost.limited))} (target < 10%; median of ${samples})`,
+    );
+    console.log(
+      `    the contract's eight headers alone, with nothing limited behind them: ${percent(median(this.lost.headers))}`,
+    );
+    console.log(
+      `    the buckets and the quota count on top of those headers: ${percent(median(this.lost.limiting))}`,
+    );
+    const floor = SIDES.map((side, s) => `${percent(spread(micros[s] as number[]))} (${side})`);
+    console.log(`  noise floor: identical ${instances} differ by up to ${floor.join(", ")}`);
+  }
+}

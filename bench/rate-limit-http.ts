@@ -19,11 +19,10 @@ import {
   benchConfig,
   FixedBuckets,
   FixedQuota,
-  median,
-  percent,
   provisionKey,
-  spread,
-  sum,
+  SIDES,
+  type Side,
+  SideFigures,
 } from "./fixture.ts";
 
 const CONCURRENCY = 16;
@@ -32,9 +31,6 @@ interface Ready {
   port: number;
   secret: string;
 }
-
-type Side = "bare" | "headers" | "limited";
-const SIDES: Side[] = ["bare", "headers", "limited"];
 
 if (process.argv[2] === "serve") {
   await serve(process.argv[3] as Side);
@@ -135,46 +131,16 @@ async function measure(perServer: number, rounds: number, perSide: number) {
     return cpu;
   };
   for (let i = 0; i < 3; i++) await run(i); // warm (JIT, key cache, quota totals loaded)
-  const totals = servers.map(() => 0);
-  const lost = { limited: [] as number[], headers: [] as number[], limiting: [] as number[] };
-  const sides = (cpu: number[]) =>
-    SIDES.map((_, s) => cpu.slice(s * perSide, (s + 1) * perSide)) as [
-      number[],
-      number[],
-      number[],
-    ];
-  for (let round = 0; round < rounds; round++) {
-    const cpu = await run(round);
-    cpu.forEach((micros, i) => {
-      totals[i] = (totals[i] as number) + micros;
-    });
-    const [bare, headers, limited] = sides(cpu).map(sum) as [number, number, number];
-    lost.limited.push(1 - bare / limited);
-    lost.headers.push(1 - bare / headers);
-    lost.limiting.push(1 - headers / limited);
-  }
-  const micros = sides(totals.map((t) => t / rounds));
-  const line = (label: string, times: number[]) =>
-    console.log(
-      `  ${label.padEnd(18)}${(sum(times) / perSide).toFixed(1).padStart(7)} µs server CPU/request`,
-    );
+  const figures = new SideFigures(perSide);
+  for (let round = 0; round < rounds; round++) figures.add(await run(round));
   console.log(
     `GET /api/v1/whoami over HTTP, ${perSide} server processes a side, each loaded in turn with ${CONCURRENCY} concurrent keep-alive requests, ${rounds} rounds of ${perServer} requests per server`,
   );
-  line("bare route", micros[0]);
-  line("headers only", micros[1]);
-  line("limiter + quota", micros[2]);
-  console.log(
-    `  throughput lost to the limiter + quota: ${percent(median(lost.limited))} (target < 10%; median of ${rounds} rounds)`,
-  );
-  console.log(
-    `    the contract's eight headers alone, with nothing limited behind them: ${percent(median(lost.headers))}`,
-  );
-  console.log(
-    `    the buckets and the quota count on top of those headers: ${percent(median(lost.limiting))}`,
-  );
-  console.log(
-    `  noise floor: identical servers differ by up to ${SIDES.map((side, s) => `${percent(spread(micros[s] as number[]))} (${side})`).join(", ")}`,
+  figures.report(
+    (micros) => micros / rounds,
+    "µs server CPU/request",
+    `${rounds} rounds`,
+    "servers",
   );
   for (const server of servers) server.stop();
   process.exit(0);

@@ -32,10 +32,10 @@ import {
   FixedBuckets,
   FixedQuota,
   median,
-  percent,
   provisionKey,
-  spread,
-  sum,
+  SIDES,
+  type Side,
+  SideFigures,
 } from "./fixture.ts";
 
 const BLOCKS = Number(process.argv[2] ?? 300);
@@ -52,8 +52,6 @@ const build = (side: Side) =>
     ...(side === "headers" ? { limiter: new FixedBuckets(), quota: new FixedQuota() } : {}),
     webhooks: false,
   });
-type Side = "bare" | "headers" | "limited";
-const SIDES: Side[] = ["bare", "headers", "limited"];
 const apps: Record<Side, OrgitApp[]> = { bare: [], headers: [], limited: [] };
 for (let i = 0; i < PER_SIDE; i++) {
   for (const side of SIDES) apps[side].push(await build(side));
@@ -90,8 +88,7 @@ async function timed(app: OrgitApp, path: string): Promise<number> {
 async function measure(path: string, perApp: number) {
   const all = SIDES.flatMap((side) => apps[side]);
   for (let i = 0; i < 2_000; i++) await timed(all[i % all.length] as OrgitApp, path); // warm
-  const totals = all.map(() => 0);
-  const lost = { limited: [] as number[], headers: [] as number[], limiting: [] as number[] };
+  const figures = new SideFigures(PER_SIDE);
   for (let block = 0; block < BLOCKS; block++) {
     const times = all.map(() => 0);
     for (let i = 0; i < perApp; i++) {
@@ -100,37 +97,10 @@ async function measure(path: string, perApp: number) {
         times[j] = (times[j] as number) + (await timed(all[j] as OrgitApp, path));
       }
     }
-    for (let k = 0; k < all.length; k++) totals[k] = (totals[k] as number) + (times[k] as number);
-    const [bare, headers, limited] = SIDES.map((_, s) =>
-      sum(times.slice(s * PER_SIDE, (s + 1) * PER_SIDE)),
-    ) as [number, number, number];
-    lost.limited.push(1 - bare / limited);
-    lost.headers.push(1 - bare / headers);
-    lost.limiting.push(1 - headers / limited);
+    figures.add(times);
   }
-  const micros = SIDES.map((_, s) =>
-    totals.slice(s * PER_SIDE, (s + 1) * PER_SIDE).map((ms) => (ms * 1000) / BLOCKS / perApp),
-  );
-  const line = (label: string, times: number[]) =>
-    console.log(
-      `  ${label.padEnd(18)}${(sum(times) / PER_SIDE).toFixed(1).padStart(7)} µs/request`,
-    );
   console.log(`GET ${path}`);
-  line("bare route", micros[0] as number[]);
-  line("headers only", micros[1] as number[]);
-  line("limiter + quota", micros[2] as number[]);
-  console.log(
-    `  throughput lost to the limiter + quota: ${percent(median(lost.limited))} (target < 10%; median of ${BLOCKS} blocks)`,
-  );
-  console.log(
-    `    the contract's eight headers alone, with nothing limited behind them: ${percent(median(lost.headers))}`,
-  );
-  console.log(
-    `    the buckets and the quota count on top of those headers: ${percent(median(lost.limiting))}`,
-  );
-  console.log(
-    `  noise floor: identical apps differ by up to ${SIDES.map((side, s) => `${percent(spread(micros[s] as number[]))} (${side})`).join(", ")}`,
-  );
+  figures.report((ms) => (ms * 1000) / BLOCKS / perApp, "µs/request", `${BLOCKS} blocks`, "apps");
 }
 
 console.log(

@@ -49,9 +49,12 @@ function suite(driver: DriverName) {
 
     const logs: Record<string, unknown>[] = [];
     const logger = createLogger("info", (line) => logs.push(JSON.parse(line)));
-    const dispatcher = new WebhookDispatcher(db.database, logger, () => NOW, {
-      ...defaultDispatcherOptions(false),
-    });
+    const dispatcher = new WebhookDispatcher(
+      db.database,
+      logger,
+      () => NOW,
+      defaultDispatcherOptions(false),
+    );
     expect(await dispatcher.purge()).toBe(2);
 
     const events = await orm

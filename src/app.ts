@@ -10,6 +10,7 @@ import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { createLimits } from "./http/limits.ts";
+import { probeRoutes } from "./http/probes.ts";
 import type { QuotaCounter } from "./http/quota-store.ts";
 import { rateLimitPlugin } from "./http/rate-limit.ts";
 import type { RedisCommands } from "./http/redis-buckets.ts";
@@ -87,6 +88,7 @@ function buildElysia(
     .use(rateLimitPlugin(services.limits))
     .use(errorHandler(logger))
     .use(jsonBody())
+    .use(probeRoutes(services.database, logger))
     .use(
       swagger({
         path: "/swagger",

@@ -17,3 +17,43 @@ export function single<T>(rows: T[]): T {
   if (row === undefined) throw new Error("expected one row, got none");
   return row;
 }
+
+/** postgres.js's own codes for a connection that closed, failed to open or was ended. */
+const DRIVER_CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+/**
+ * The error code when a query failed because the database could not be reached or dropped the
+ * connection (terminated backend, restart, failover, refused connection), as opposed to a
+ * failure of the query itself: SQLSTATE class 08 (connection exception), 57P01..57P03
+ * (admin/crash shutdown, cannot connect now), or postgres.js's connection codes.
+ */
+export function databaseUnavailableCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") {
+      if (DRIVER_CONNECTION_CODES.has(code)) return code;
+      if (
+        /^08[0-9A-Z]{3}$/.test(code) ||
+        code === "57P01" ||
+        code === "57P02" ||
+        code === "57P03"
+      ) {
+        return code;
+      }
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { databaseUnavailableCode } from "../db/errors.ts";
 import { ApiError, asApiError, type ErrorDetail, validationFailed } from "../errors.ts";
 import { errorFields, type Logger } from "../logger.ts";
 import { requestMeta } from "./request-context.ts";
@@ -50,6 +51,22 @@ export const errorHandler = (logger: Logger) =>
           apiError = new ApiError("BAD_REQUEST", "Malformed JSON body");
         } else if (code === "NOT_FOUND") {
           apiError = new ApiError("NOT_FOUND", "Not found");
+        } else if (databaseUnavailableCode(error)) {
+          // a blip (restart, failover, terminated backend): the transaction rolled back. Only
+          // the code is logged: Drizzle's message would carry the query's parameters.
+          logger.warn("database unavailable", {
+            requestId: requestMeta(request)?.id,
+            dbError: databaseUnavailableCode(error),
+          });
+          apiError = new ApiError(
+            "SERVICE_UNAVAILABLE",
+            "Service unavailable",
+            undefined,
+            {},
+            {
+              "retry-after": "1",
+            },
+          );
         }
       }
       if (!apiError) {

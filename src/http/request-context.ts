@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { ClientIpResolver } from "./client-ip.ts";
 import { peerAddress } from "./peer.ts";
+import { PROBE_PATHS } from "./probes.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -61,7 +62,7 @@ export const requestContext = ({ config, logger, clientIp }: Deps) =>
       metas.set(request, meta);
       set.headers["x-request-id"] = meta.id;
       if (secure) set.headers["strict-transport-security"] = HSTS;
-      if (config.requireHttps && !secure) {
+      if (config.requireHttps && !secure && !PROBE_PATHS.has(pathOf(request.url))) {
         set.status = 403;
         return { error: "HTTPS required" };
       }

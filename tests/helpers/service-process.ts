@@ -42,6 +42,10 @@ export interface ServiceProcess {
   stop(): Promise<void>;
   /** SIGKILL at once: a crash, no shutdown code runs */
   kill(): Promise<void>;
+  /** the child's exit code once it has exited by itself (null while running or when signalled) */
+  exitCode(): number | null;
+  /** false once the child has exited, whatever the cause */
+  alive(): boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -165,5 +169,14 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     await child.exited;
   }
 
-  return { base, output, operator, provisionKey, stop, kill };
+  return {
+    base,
+    output,
+    operator,
+    provisionKey,
+    stop,
+    kill,
+    exitCode: () => child.exitCode,
+    alive: () => !exited,
+  };
 }

@@ -19,11 +19,15 @@
 # not used because the current package-lock.json omits the other platforms' optional binaries of
 # the dev tools (@biomejs/cli-*, @deno/*), which `npm ci` rejects as "not in sync" even with
 # --omit=dev. --production leaves out bun/deno/biome/drizzle-kit; every runtime dependency is
-# plain JavaScript or WASM (PGlite), so nothing needs compiling and no install script has to run.
+# plain JavaScript or WASM (PGlite), so nothing needs compiling and no dependency's install
+# script has to run. The one step that must run is ours: patches/ (postgres.js fixes for lost
+# connections, see docs/operations.md) applied by patch-package, a production dependency for this.
 FROM oven/bun:1.4.5 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN bun install --production --frozen-lockfile --ignore-scripts
+COPY patches ./patches
+RUN bun install --production --frozen-lockfile --ignore-scripts \
+ && bun node_modules/patch-package/index.js --error-on-fail
 
 # ---- runtime ----------------------------------------------------------------------------------
 FROM oven/bun:1.4.5 AS runtime

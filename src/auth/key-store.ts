@@ -14,9 +14,13 @@ const MAX_ENTRIES = 10_000;
 const TTL_MS = 60_000;
 /** how long a change waits for every instance to acknowledge it */
 const ACK_TIMEOUT_MS = 2_000;
-const HEARTBEAT_MS = 10_000;
-/** an instance silent for this long is presumed dead and not waited for */
-const INSTANCE_STALE_MS = 30_000;
+const HEARTBEAT_MS = 5_000;
+/**
+ * An instance silent for this long is presumed dead and not waited for. On Postgres a process
+ * that died is noticed at once (its sessions are gone, see `waitedFor`); this bound is for a
+ * host that vanished without closing its connections, and for PGlite.
+ */
+const INSTANCE_STALE_MS = 15_000;
 
 interface CacheEntry {
   record: KeyRecord | null;
@@ -43,7 +47,7 @@ export class KeyStore {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastUsed = new Map<string, Date>();
   private readonly pending = new Map<string, PendingAck>();
-  private readonly instanceId = crypto.randomUUID();
+  private readonly instanceId: string;
   private unlisten?: () => Promise<void>;
   private timers: ReturnType<typeof setInterval>[] = [];
 
@@ -51,7 +55,10 @@ export class KeyStore {
     private readonly database: Database,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    // the id its database sessions carry, so that others can see whether it is still alive
+    this.instanceId = database.newInstanceId();
+  }
 
   async start(): Promise<void> {
     const db = this.database.db;
@@ -117,12 +124,8 @@ export class KeyStore {
    */
   async announce(change: AuthChange): Promise<void> {
     this.invalidate(change);
-    const live = await this.database.db
-      .select({ id: serviceInstances.id })
-      .from(serviceInstances)
-      .where(gt(serviceInstances.seenAt, new Date(Date.now() - INSTANCE_STALE_MS)));
     const nonce = crypto.randomUUID();
-    const waitingFor = new Set(live.map((row) => row.id));
+    const waitingFor = await this.waitedFor();
     waitingFor.add(this.instanceId);
     const acknowledged = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), ACK_TIMEOUT_MS);
@@ -142,6 +145,21 @@ export class KeyStore {
       });
     }
     this.pending.delete(nonce);
+  }
+
+  /**
+   * Instances that heartbeat recently and, on Postgres, still hold a session: one that crashed
+   * or was killed without deregistering is skipped at once instead of costing every change the
+   * whole ACK_TIMEOUT_MS until its heartbeat goes stale.
+   */
+  private async waitedFor(): Promise<Set<string>> {
+    const recent = await this.database.db
+      .select({ id: serviceInstances.id })
+      .from(serviceInstances)
+      .where(gt(serviceInstances.seenAt, new Date(Date.now() - INSTANCE_STALE_MS)));
+    const ids = recent.map((row) => row.id);
+    const live = await this.database.liveInstances?.(ids);
+    return new Set(live ? ids.filter((id) => live.has(id)) : ids);
   }
 
   private onNotification(payload: string): void {

@@ -7,6 +7,11 @@ import postgres from "postgres";
 import { migrateEmbedded, migratePostgresUrl } from "./migrate.ts";
 import * as schema from "./schema/index.ts";
 
+/** prefix of every session's application_name, so operators find the service in pg_stat_activity */
+const APPLICATION_NAME = "orgit";
+
+const hex = (digits: number) => crypto.randomUUID().replaceAll("-", "").slice(0, digits);
+
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -28,6 +33,18 @@ export interface Database {
     onListen?: () => void,
   ): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * A fresh uuid for a component of this process (e.g. its key store) whose first half names
+   * this handle's sessions on the server (application_name `orgit:<first 16 hex digits>`),
+   * so that `liveInstances` can tell from the id alone whether its process is still there.
+   */
+  newInstanceId(): string;
+  /**
+   * Which of these ids (from `newInstanceId`) belong to a process holding a session on the
+   * server right now; one that died has none (the kernel closed its sockets). Undefined where
+   * the database cannot tell (PGlite, in-process only).
+   */
+  liveInstances?(ids: string[]): Promise<Set<string>>;
   close(): Promise<void>;
 }
 
@@ -78,12 +95,23 @@ export function preparedClient(sql: postgres.Sql): postgres.Sql {
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
   const stats = { queries: 0 };
   const logger = countingLogger(stats);
+  const sessionTag = hex(16);
+  const newInstanceId = () => {
+    const id = sessionTag + hex(16);
+    return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
+  };
   if (options.databaseUrl) {
     await migratePostgresUrl(options.databaseUrl);
     const sql = postgres(options.databaseUrl, {
       max: options.poolSize ?? 10,
       onnotice: () => {},
-      connection: { application_name: "orgit" },
+      connection: { application_name: `${APPLICATION_NAME}:${sessionTag}` },
+      // fail fast while Postgres is unreachable (the default waits 30 s per connection
+      // attempt): requests answer 503 and /readyz reports it instead of queueing
+      connect_timeout: 5,
+      // retry a lost server within a second, not up to 20 s (the default's cap) after a
+      // few failed attempts: a blip lasts that long, and each attempt is one TCP connect
+      backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
     });
     const db = drizzlePostgres({
       client: preparedClient(sql),
@@ -101,6 +129,18 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       },
       async notify(channel, payload) {
         await sql.notify(channel, payload);
+      },
+      newInstanceId,
+      async liveInstances(ids) {
+        if (ids.length === 0) return new Set();
+        const tagOf = (id: string) => id.replaceAll("-", "").slice(0, 16);
+        const names = [...new Set(ids.map((id) => `${APPLICATION_NAME}:${tagOf(id)}`))];
+        // application_name is visible to every role, not only to superusers
+        const rows = await sql<{ name: string }[]>`
+          select distinct application_name as name from pg_stat_activity
+          where datname = current_database() and application_name = any(${names})`;
+        const live = new Set(rows.map((row) => row.name.slice(APPLICATION_NAME.length + 1)));
+        return new Set(ids.filter((id) => live.has(tagOf(id))));
       },
       close: () => sql.end({ timeout: 5 }),
     };
@@ -122,6 +162,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     async notify(channel, payload) {
       await pg.query("select pg_notify($1, $2)", [channel, payload]);
     },
+    newInstanceId,
     close: async () => {
       if (owned) await pg.close();
     },

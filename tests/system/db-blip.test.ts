@@ -212,7 +212,11 @@ describe.skipIf(!BASE_URL)("database blip (needs TEST_DATABASE_URL)", () => {
     expect(wrong, "answers are successes or JSON 500/503 with `error`").toEqual([]);
     const failed = all.filter((a) => a.status >= 500).length;
     console.info(
-      `db-blip: ${all.length} requests, ${failed} answered 5xx, ${cut} backends terminated`,
+      `db-blip: ${all.length} requests, ${failed} answered 5xx (${[
+        ...new Set(all.map((a) => a.status)),
+      ]
+        .map((status) => `${status}: ${all.filter((a) => a.status === status).length}`)
+        .join(", ")}), ${cut} backends terminated`,
     );
 
     // nothing half-written: each project has its outbox event and each event its project,
@@ -241,7 +245,9 @@ describe.skipIf(!BASE_URL)("database blip (needs TEST_DATABASE_URL)", () => {
     }
 
     // and it still shuts down cleanly: SIGTERM, exit code 0 without the helper's SIGKILL
+    const stopping = performance.now();
     await service.stop();
     expect(service.exitCode(), `clean exit after SIGTERM${service.output()}`).toBe(0);
+    console.info(`db-blip: SIGTERM to exit in ${Math.round(performance.now() - stopping)} ms`);
   }, 120_000);
 });

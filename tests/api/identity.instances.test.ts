@@ -29,13 +29,11 @@ function suite(driver: DriverName) {
 
   test("an instance silent for 20 s is presumed dead: changes do not wait for it", async () => {
     const id = crypto.randomUUID();
-    await db.database.db
-      .insert(serviceInstances)
-      .values({
-        id,
-        startedAt: new Date(Date.now() - 60_000),
-        seenAt: new Date(Date.now() - 20_000),
-      });
+    await db.database.db.insert(serviceInstances).values({
+      id,
+      startedAt: new Date(Date.now() - 60_000),
+      seenAt: new Date(Date.now() - 20_000),
+    });
     expect(await revokeNewKey(), "no acknowledgement awaited from the silent instance").toEqual([]);
   });
 

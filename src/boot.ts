@@ -63,8 +63,14 @@ export async function boot(runtime: Runtime): Promise<void> {
       stopping = true;
       logger.info("shutting down", { signal });
       await server.stop();
-      await app.stop(); // flushes batched writes
-      await database.close();
+      try {
+        await app.stop(); // flushes batched writes
+        await database.close();
+      } catch (error) {
+        // e.g. the database went away meanwhile: say so, and still exit rather than hang
+        logger.error("shutdown could not finish cleanly", errorFields(error));
+        runtime.exit(1);
+      }
       runtime.exit(0);
     };
     runtime.onSignal("SIGINT", () => void shutdown("SIGINT"));

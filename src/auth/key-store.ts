@@ -78,8 +78,16 @@ export class KeyStore {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     await this.flushLastUsed();
-    await this.unlisten?.();
-    await this.database.db.delete(serviceInstances).where(eq(serviceInstances.id, this.instanceId));
+    try {
+      await this.unlisten?.();
+      await this.database.db
+        .delete(serviceInstances)
+        .where(eq(serviceInstances.id, this.instanceId));
+    } catch (error) {
+      // the database is away: shutdown goes on; others skip this instance once its sessions
+      // are gone (Postgres) or its heartbeat is stale
+      this.logger.warn("could not deregister this instance", { error: String(error) });
+    }
   }
 
   private every(ms: number, task: () => Promise<void>) {

@@ -4,6 +4,7 @@ import {
   buildTestApp,
   type DriverName,
   describeEachDriver,
+  freshDatabase,
   send,
   useTestApp,
 } from "../helpers/harness.ts";
@@ -69,3 +70,12 @@ function suite(driver: DriverName) {
 }
 
 describeEachDriver("operator changes and dead instances", suite);
+
+test("an instance stops cleanly even when its database is already gone", async () => {
+  const logs: Record<string, unknown>[] = [];
+  const fresh = await freshDatabase("pglite");
+  const instance = await buildTestApp(fresh.database, { logs });
+  await fresh.drop();
+  await instance.stop();
+  expect(logs.some((line) => line.msg === "could not deregister this instance")).toBe(true);
+});

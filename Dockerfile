@@ -49,6 +49,10 @@ RUN mkdir -p /data && chown bun:bun /data
 # the oven/bun image ships an unprivileged "bun" user (uid 1000)
 USER bun
 EXPOSE 3000
+# /readyz answers 503 while the database does not answer or migrations are pending, and needs no
+# key and no HTTPS (docs/operations.md). The image has no curl: Bun's fetch does the probe.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["bun", "-e", "const s=process.env.TLS_CERT_FILE?'https':'http';fetch(`${s}://127.0.0.1:${process.env.PORT||3000}/readyz`,{tls:{rejectUnauthorized:false}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # `bun run` forwards SIGTERM/SIGINT to the script's process (also as PID 1), so `docker stop`
 # reaches the service's graceful shutdown: in-flight requests finish and batched counters flush.
 CMD ["bun", "run", "start"]

@@ -92,11 +92,8 @@ export const probeRoutes = (database: Database, logger: Logger) => {
   return new Elysia({ name: "probes" })
     .get("/livez", () => ({ status: "ok" as const }), {
       response: { 200: t.Object({ status: t.Literal("ok") }) },
-      detail: {
-        tags: ["Operations"],
-        summary: "Liveness: the process answers (never touches the database)",
-        security: [],
-      },
+      // for the platform, not for API clients: documented in docs/operations.md instead
+      detail: { hide: true },
     })
     .get(
       "/readyz",
@@ -121,11 +118,7 @@ export const probeRoutes = (database: Database, logger: Logger) => {
             checks: CheckStates,
           }),
         },
-        detail: {
-          tags: ["Operations"],
-          summary: "Readiness: the database answers and migrations are applied",
-          security: [],
-        },
+        detail: { hide: true },
       },
     );
 };

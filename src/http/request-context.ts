@@ -19,6 +19,8 @@ export interface RequestMeta {
   operator?: boolean;
   /** a keyed /api/v1 request whose IP bucket is drawn together with its key's, after auth */
   ipBucketPending?: boolean;
+  /** this request already drew from its IP bucket (a keyless /api/v1 request, a failed auth) */
+  ipDrawn?: boolean;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();

@@ -12,6 +12,7 @@ import { jsonBody } from "./http/json-body.ts";
 import { createLimits } from "./http/limits.ts";
 import type { QuotaCounter } from "./http/quota-store.ts";
 import { rateLimitPlugin } from "./http/rate-limit.ts";
+import { routableRequest } from "./http/routable-url.ts";
 import type { RedisCommands } from "./http/redis-buckets.ts";
 import { requestContext } from "./http/request-context.ts";
 import type { RateLimiter } from "./http/token-bucket.ts";
@@ -167,7 +168,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   await limits?.start();
   await dispatcher?.start();
   return {
-    handle: (request) => app.handle(request),
+    handle: (request) => app.handle(routableRequest(request)),
     services,
     stop: async () => {
       await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox

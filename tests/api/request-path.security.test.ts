@@ -96,4 +96,26 @@ function suite(driver: DriverName) {
   });
 }
 
+function trustedProxySuite(driver: DriverName) {
+  const { app } = useTestApp(driver, { env: { TRUST_PROXY: "loopback" } });
+
+  test("an IPv6 zone id in a trusted X-Forwarded-For hop is not a 500", async () => {
+    for (const hop of ["fe80::1%eth0", "fe80::1%25eth0", "[fe80::1%eth0]"]) {
+      const response = await app.handle(
+        setPeerAddress(
+          new Request("http://localhost/api/v1/alerts/ingest", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-forwarded-for": hop },
+            body: ALERT,
+          }),
+          "127.0.0.1",
+        ),
+      );
+      expect(response.status, hop).toBe(403);
+      expect(await response.json()).toEqual({ error: "IP not allowed" });
+    }
+  });
+}
+
 describeEachDriver("request path whatever the Host (security)", suite);
+describeEachDriver("client address behind a proxy (security)", trustedProxySuite);

@@ -50,6 +50,8 @@ export function graphqlRoute(services: Services, schema: GraphQLSchema) {
   return new Elysia({ name: "graphql" }).all(
     "/graphql",
     async ({ request, body, set }) => {
+      // answers may carry secrets (the operator's createApiKey, install links): never cached
+      set.headers["cache-control"] = "no-store";
       if (wantsGraphiQL(request)) return yoga.fetch(request, { principal: null, operator: false });
       const auth = await authenticateGraphQL(
         services,

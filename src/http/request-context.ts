@@ -47,6 +47,8 @@ interface Deps {
 export const requestContext = ({ config, logger, clientIp }: Deps) =>
   new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
+      // every answer, errors included: browsers must not guess a type other than the one sent
+      set.headers["x-content-type-options"] = "nosniff";
       const incoming = request.headers.get("x-request-id");
       const peer = peerAddress(request);
       const viaTrustedProxy = clientIp.isTrusted(peer);

@@ -135,14 +135,16 @@ export const equipmentRoutes = ({ services, executor }: RestDeps) =>
     )
     .post(
       "/equipments/bulk-create",
-      (ctx) =>
-        idempotent(services, ctx, async () => {
+      (ctx) => {
+        ctx.set.headers["cache-control"] = "no-store"; // install links carry their tokens
+        return idempotent(services, ctx, async () => {
           const { bulkCreateEquipment } = await ctx.run<{ bulkCreateEquipment: BulkResultT }>(
             "BulkCreateEquipment",
             { input: ctx.body },
           );
           return { status: 201, body: bulkCreateEquipment };
-        }),
+        });
+      },
       {
         body: BulkCreateBody,
         headers: t.Object({
@@ -174,14 +176,16 @@ export const installRoutes = ({ services }: RestDeps) =>
   new Elysia({ tags: ["equipment"] }).get(
     "/install/:token",
     // the link is a credential: unknown or spent links count as failed authentications
-    ({ params, request, set }) =>
-      throttleAuth(
+    ({ params, request, set }) => {
+      set.headers["cache-control"] = "no-store"; // the URL itself is a credential
+      return throttleAuth(
         services.limits,
         request,
         set.headers as Record<string, string>,
         () => services.equipment.install(params.token),
         (error) => [404, 410].includes(asApiError(error)?.status ?? 0),
-      ),
+      );
+    },
     {
       params: t.Object({ token: t.String() }),
       response: {

@@ -103,6 +103,19 @@ function suite(driver: DriverName) {
     });
   });
 
+  test("a transport refusal of Yoga's (406) gets a JSON body instead of an empty one", async () => {
+    const { key } = await make.member();
+    const response = await send(app, "/graphql", {
+      method: "POST",
+      key,
+      headers: { accept: "text/xml" },
+      body: { query: "{ __typename }" },
+    });
+    expect(response.status).toBe(406);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(await response.json()).toEqual({ error: "Not Acceptable" });
+  });
+
   test("the limits are the documented ones", () => {
     expect(GRAPHQL_LIMITS).toMatchObject({ maxTokens: 2_000, maxAliases: 15, maxCost: 10_000 });
   });

@@ -96,6 +96,35 @@ function suite(driver: DriverName) {
   });
 }
 
+/**
+ * Bun's HTTP parser answers these itself, before any application code, with an empty body: the
+ * app cannot give them the JSON error body (docs/security.md). What is asserted is what matters:
+ * a 4xx, the connection closed, never a 500, and the app never reached.
+ */
+test("requests Bun's parser refuses get its 400/431 and never reach the app", async () => {
+  let reached = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => {
+      reached++;
+      return new Response("reached");
+    },
+  });
+  try {
+    const port = server.port as number;
+    const head = (extra: string) =>
+      `GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\n${extra}Connection: close\r\n\r\n`;
+    const tooLarge = await rawHttp(port, head(`X-Big: ${"a".repeat(20_000)}\r\n`));
+    expect(tooLarge.split("\r\n")[0]).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    const control = await rawHttp(port, head("X-Ctl: a\u0001b\r\n"));
+    expect(control.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");
+    expect(reached).toBe(0);
+  } finally {
+    server.stop(true);
+  }
+});
+
 function trustedProxySuite(driver: DriverName) {
   const { app } = useTestApp(driver, { env: { TRUST_PROXY: "loopback" } });
 

@@ -15,6 +15,7 @@ import type { QuotaCounter } from "./http/quota-store.ts";
 import { rateLimitPlugin } from "./http/rate-limit.ts";
 import type { RedisCommands } from "./http/redis-buckets.ts";
 import { requestContext } from "./http/request-context.ts";
+import { routableRequest } from "./http/routable-url.ts";
 import type { RateLimiter } from "./http/token-bucket.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { agentReleaseRoutes } from "./modules/agent-releases/rest.ts";
@@ -169,7 +170,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   await limits?.start();
   await dispatcher?.start();
   return {
-    handle: (request) => app.handle(request),
+    handle: (request) => app.handle(routableRequest(request)),
     services,
     stop: async () => {
       await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox

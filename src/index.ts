@@ -6,6 +6,7 @@
 import { RedisClient } from "bun";
 import { boot } from "./boot.ts";
 import { setPeerAddress } from "./http/peer.ts";
+import { errorFields } from "./logger.ts";
 
 await boot({
   name: "bun",
@@ -25,6 +26,14 @@ await boot({
         ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile) }
         : undefined,
       fetch: (request, srv) => app.handle(setPeerAddress(request, srv.requestIP(request)?.address)),
+      // a throw that escapes the app's own error handling still gets the contract's body, not
+      // Bun's error page. (Requests Bun's HTTP parser refuses — control characters in a header,
+      // headers over 16 KiB — are answered by Bun itself, 400/431 with no body, before this
+      // code runs; no Bun.serve option changes that: see docs/security.md.)
+      error(error) {
+        app.services.logger.error("unhandled error outside the app", errorFields(error));
+        return Response.json({ error: "Internal server error" }, { status: 500 });
+      },
     });
     return { url: server.url.href, stop: () => server.stop() };
   },

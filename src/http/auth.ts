@@ -5,6 +5,7 @@ import { unauthenticated } from "../errors.ts";
 import { createContext } from "../graphql/context.ts";
 import type { OperationExecutor, OperationName } from "../graphql/executor.ts";
 import type { Services } from "../services.ts";
+import { throttleAuth } from "./auth-throttle.ts";
 import { requestMeta } from "./request-context.ts";
 
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other shape. */
@@ -27,15 +28,9 @@ export interface RestDeps {
 export const apiKeyAuth = ({ services, executor }: RestDeps) =>
   new Elysia().derive({ as: "scoped" }, async ({ request, path, set }) => {
     const headers = set.headers as Record<string, string>;
-    let principal: Principal;
-    try {
-      principal = await services.keys.authenticate(
-        bearerToken(request.headers.get("authorization")),
-      );
-    } catch (error) {
-      await services.limits?.afterAuthFailure(request, headers);
-      throw error;
-    }
+    const principal = await throttleAuth(services.limits, request, headers, () =>
+      services.keys.authenticate(bearerToken(request.headers.get("authorization"))),
+    );
     const meta = requestMeta(request);
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
@@ -59,12 +54,17 @@ export async function authenticateGraphQL(
   const token = bearerToken(request.headers.get("authorization"));
   const meta = requestMeta(request);
   const adminToken = services.config.adminToken;
+  const limitHeaders = headers ?? {};
   if (token && adminToken && !token.startsWith("orgit_")) {
-    if (!timingSafeEqualStrings(token, adminToken)) throw unauthenticated("Invalid API key");
+    await throttleAuth(services.limits, request, limitHeaders, async () => {
+      if (!timingSafeEqualStrings(token, adminToken)) throw unauthenticated("Invalid API key");
+    });
     if (meta) meta.operator = true;
     return { principal: null, operator: true };
   }
-  const principal = await services.keys.authenticate(token);
+  const principal = await throttleAuth(services.limits, request, limitHeaders, () =>
+    services.keys.authenticate(token),
+  );
   if (meta) meta.principal = principal;
   if (headers) await services.limits?.graphql(request, principal, headers);
   return { principal, operator: false };

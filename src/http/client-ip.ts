@@ -2,13 +2,17 @@ import ipaddr from "ipaddr.js";
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-/** Parses an address, turning IPv4-mapped IPv6 (::ffff:1.2.3.4) into plain IPv4. */
+/** Parses an address, turning IPv4-mapped IPv6 (::ffff:1.2.3.4) into plain IPv4 and dropping any IPv6 zone id. */
 export function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const trimmed = value.trim().replace(/^\[(.*)\]$/, "$1");
   if (!ipaddr.isValid(trimmed)) return null;
   const address = ipaddr.parse(trimmed);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === "ipv6") {
+    const v6 = address as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+    // a zone id (`fe80::1%eth0`) names an interface of the machine that wrote it: meaningless
+    // here, and not an address Postgres (the ingest allowlist) or the buckets should see
+    if (v6.zoneId !== undefined) return new ipaddr.IPv6(v6.parts);
   }
   return address;
 }

@@ -37,7 +37,7 @@ export function createLimits(
     : undefined;
   const limiter = options.limiter ?? redis ?? memory;
   const quota = options.quota ?? new QuotaStore(database, logger, now);
-  const limits = new RateLimits(limiter, quota, config.rateLimit);
+  const limits = new RateLimits(limiter, quota, config.rateLimit, now);
   const timers: ReturnType<typeof setInterval>[] = [];
   const every = (ms: number, task: () => unknown) => {
     const timer = setInterval(task, ms);

@@ -3,6 +3,7 @@ import type { Plan } from "../auth/permissions.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { ApiError } from "../errors.ts";
+import { IpBlocks } from "./ip-blocks.ts";
 import { dailyQuota, quotaExceeded, writeQuotaHeaders } from "./quota.ts";
 import type { QuotaCheck, QuotaCounter } from "./quota-store.ts";
 import { type RatePolicy, ratePolicy, writeRateHeaders } from "./rate-headers.ts";
@@ -58,11 +59,14 @@ export class RateLimits {
   private readonly ipOnly: RatePolicy;
   /** interface B, per organization */
   private readonly plans: Record<Plan, RatePolicy | null>;
+  /** addresses whose IP bucket is empty: refused before their credential is looked up */
+  private readonly blocks: IpBlocks;
 
   constructor(
     private readonly limiter: RateLimiter,
     readonly quota: QuotaCounter,
     config: Config["rateLimit"],
+    now: () => number = Date.now,
   ) {
     const ip: BucketRule = { name: "ip", limit: config.ipPerMin, windowMs: MINUTE };
     const key: BucketRule = { name: "key", limit: config.keyPerMin, windowMs: MINUTE };
@@ -71,6 +75,7 @@ export class RateLimits {
     this.keyed = ratePolicy([key, burst]);
     this.keyless = ratePolicy([ip, burst]);
     this.ipOnly = ratePolicy([ip]);
+    this.blocks = new IpBlocks(ip, now);
     const plan = (limit: number | null) =>
       limit === null ? null : ratePolicy([{ name: "org", limit, windowMs: MINUTE }]);
     this.plans = {
@@ -87,23 +92,46 @@ export class RateLimits {
     if (!meta) return;
     // without a key the burst bucket is the IP's (ingest never has one)
     if (path !== INGEST_PATH && request.headers.has("authorization")) {
+      const blocked = this.refuseBlocked(request, headers);
+      if (blocked) return blocked;
       meta.ipBucketPending = true;
       return;
     }
     const ip = meta.clientIp ?? "unknown";
+    meta.ipDrawn = true;
     return then(this.limiter.take(this.keyless.rules, [ip, ip]), (taken) =>
-      this.answer(this.keyless, taken, headers, "Too many requests"),
+      this.answer(this.keyless, taken, headers, "Too many requests", ip),
     );
   }
 
-  /** Authentication failed: the IP's buckets (a bad key never gets a bucket of its own). */
-  afterAuthFailure(request: Request, headers: Headers): Step<void> {
+  /**
+   * Before a credential is looked up, on any surface: an address whose IP bucket refused a
+   * moment ago gets the per-IP 429 again at once (see IpBlocks). The sign-in form uses it too.
+   */
+  refuseBlocked(request: Request, headers: Headers): ApiError | undefined {
+    const tokens = this.blocks.tokens(requestMeta(request)?.clientIp ?? "unknown");
+    if (tokens === undefined) return;
+    writeRateHeaders(headers, this.ipOnly, [tokens]);
+    return tooMany("Too many requests", this.ipOnly.rules, [tokens]);
+  }
+
+  /**
+   * Authentication failed, on any surface (a missing, invented, expired or revoked key, a wrong
+   * operator token, an unknown install link, later a wrong password): one token from the
+   * caller's IP bucket — the same bucket every /api/v1 request draws from — and the per-IP 429
+   * when it is empty. A bad key never gets a bucket of its own.
+   */
+  failedAuth(request: Request, headers: Headers): Step<void> {
     const meta = requestMeta(request);
-    if (!meta?.ipBucketPending) return;
-    meta.ipBucketPending = false;
-    const ip = meta.clientIp ?? "unknown";
-    return then(this.limiter.take(this.keyless.rules, [ip, ip]), (taken) => {
-      const refused = this.answer(this.keyless, taken, headers, "Too many requests");
+    if (meta?.ipDrawn) return; // a keyless /api/v1 request: drawn before routing
+    const pending = meta?.ipBucketPending === true;
+    if (meta) meta.ipBucketPending = false;
+    // a keyed /api/v1 request draws as a keyless one would (IP + the IP's burst)
+    const policy = pending ? this.keyless : this.ipOnly;
+    const ip = meta?.clientIp ?? "unknown";
+    return then(this.limiter.take(policy.rules, pending ? [ip, ip] : [ip]), (taken) => {
+      if (meta) meta.ipDrawn = true;
+      const refused = this.answer(policy, taken, headers, "Too many requests", ip);
       if (refused) throw refused;
     });
   }
@@ -116,8 +144,9 @@ export class RateLimits {
     const meta = requestMeta(request);
     if (!meta?.ipBucketPending) return;
     meta.ipBucketPending = false;
-    return then(this.limiter.take(this.ipOnly.rules, [meta.clientIp ?? "unknown"]), (taken) =>
-      this.answer(this.ipOnly, taken, headers, "Too many requests"),
+    const ip = meta.clientIp ?? "unknown";
+    return then(this.limiter.take(this.ipOnly.rules, [ip]), (taken) =>
+      this.answer(this.ipOnly, taken, headers, "Too many requests", ip),
     );
   }
 
@@ -158,27 +187,33 @@ export class RateLimits {
     const withIp = meta?.ipBucketPending === true;
     if (meta) meta.ipBucketPending = false;
     const policy = withIp ? this.keyedWithIp : this.keyed;
-    const ids = withIp ? [meta?.clientIp ?? "unknown", key, key] : [key, key];
+    const ip = meta?.clientIp ?? "unknown";
+    const ids = withIp ? [ip, key, key] : [key, key];
     const taken = this.limiter.take(policy.rules, ids);
     return taken instanceof Promise
-      ? taken.then((t) => this.keyAnswer(policy, t, headers))
-      : this.keyAnswer(policy, taken, headers);
+      ? taken.then((t) => this.keyAnswer(policy, t, headers, ip))
+      : this.keyAnswer(policy, taken, headers, ip);
   }
 
   /** The key's headers; refused: nothing was taken, and an empty IP bucket speaks first. */
-  private keyAnswer(policy: RatePolicy, taken: Taken, headers: Headers): void {
+  private keyAnswer(policy: RatePolicy, taken: Taken, headers: Headers, ip: string): void {
     writeRateHeaders(headers, policy, taken.tokens);
     if (taken.allowed) return;
     if (policy === this.keyedWithIp && (taken.tokens[0] as number) < 1) {
+      this.blocks.note(ip, taken.tokens[0] as number);
       throw tooMany("Too many requests", this.ipOnly.rules, taken.tokens);
     }
     throw tooMany("API key rate limit exceeded", policy.rules, taken.tokens);
   }
 
-  /** Writes the headers; the 429 to answer when a bucket refused. */
-  private answer(policy: RatePolicy, taken: Taken, headers: Headers, message: string) {
+  /** Writes the headers; the 429 to answer when a bucket refused (an empty IP one is noted). */
+  private answer(policy: RatePolicy, taken: Taken, headers: Headers, message: string, ip?: string) {
     writeRateHeaders(headers, policy, taken.tokens);
-    return taken.allowed ? undefined : tooMany(message, policy.rules, taken.tokens);
+    if (taken.allowed) return undefined;
+    const first = taken.tokens[0] as number;
+    if (ip !== undefined && policy.rules[0]?.name === "ip" && first < 1)
+      this.blocks.note(ip, first);
+    return tooMany(message, policy.rules, taken.tokens);
   }
 
   private dailyQuota(path: string, principal: Principal, headers: Headers): Step<void> {
@@ -192,6 +227,7 @@ export class RateLimits {
   /** Drops buckets that have refilled completely; on a timer (src/http/limits.ts). */
   sweep(): void {
     this.limiter.sweep?.();
+    this.blocks.sweep();
   }
 
   /** Buckets held in this process, for tests and diagnostics. */

@@ -20,6 +20,8 @@ export interface RequestMeta {
   operator?: boolean;
   /** a keyed /api/v1 request whose IP bucket is drawn together with its key's, after auth */
   ipBucketPending?: boolean;
+  /** this request already drew from its IP bucket (a keyless /api/v1 request, a failed auth) */
+  ipDrawn?: boolean;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();
@@ -46,6 +48,8 @@ interface Deps {
 export const requestContext = ({ config, logger, clientIp }: Deps) =>
   new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
+      // every answer, errors included: browsers must not guess a type other than the one sent
+      set.headers["x-content-type-options"] = "nosniff";
       const incoming = request.headers.get("x-request-id");
       const peer = peerAddress(request);
       const viaTrustedProxy = clientIp.isTrusted(peer);

@@ -35,3 +35,11 @@ test("all hops trusted → the leftmost; garbage stops the walk at the last vouc
   expect(resolver.resolve("10.0.0.1", "198.51.100.7, not-an-ip, 10.0.0.8")).toBe("10.0.0.8");
   expect(resolver.resolve("10.0.0.1", "[2001:db8::5]")).toBe("2001:db8::5");
 });
+
+test("an IPv6 zone id in a trusted hop or the peer is dropped: the address stays usable", () => {
+  const resolver = createClientIpResolver(["loopback"]);
+  expect(resolver.resolve("127.0.0.1", "fe80::1%eth0")).toBe("fe80::1");
+  expect(resolver.resolve("127.0.0.1", "[fe80::1%25eth0]")).toBe("fe80::1");
+  expect(resolver.resolve("fe80::2%en0", null)).toBe("fe80::2");
+  expect(resolver.resolve("::1%lo", "203.0.113.4")).toBe("203.0.113.4");
+});

@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
+import { asApiError } from "../../errors.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { throttleAuth } from "../../http/auth-throttle.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
@@ -133,14 +135,16 @@ export const equipmentRoutes = ({ services, executor }: RestDeps) =>
     )
     .post(
       "/equipments/bulk-create",
-      (ctx) =>
-        idempotent(services, ctx, async () => {
+      (ctx) => {
+        ctx.set.headers["cache-control"] = "no-store"; // install links carry their tokens
+        return idempotent(services, ctx, async () => {
           const { bulkCreateEquipment } = await ctx.run<{ bulkCreateEquipment: BulkResultT }>(
             "BulkCreateEquipment",
             { input: ctx.body },
           );
           return { status: 201, body: bulkCreateEquipment };
-        }),
+        });
+      },
       {
         body: BulkCreateBody,
         headers: t.Object({
@@ -171,7 +175,17 @@ export const equipmentRoutes = ({ services, executor }: RestDeps) =>
 export const installRoutes = ({ services }: RestDeps) =>
   new Elysia({ tags: ["equipment"] }).get(
     "/install/:token",
-    ({ params }) => services.equipment.install(params.token),
+    // the link is a credential: unknown or spent links count as failed authentications
+    ({ params, request, set }) => {
+      set.headers["cache-control"] = "no-store"; // the URL itself is a credential
+      return throttleAuth(
+        services.limits,
+        request,
+        set.headers as Record<string, string>,
+        () => services.equipment.install(params.token),
+        (error) => [404, 410].includes(asApiError(error)?.status ?? 0),
+      );
+    },
     {
       params: t.Object({ token: t.String() }),
       response: {

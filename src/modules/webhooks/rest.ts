@@ -56,15 +56,17 @@ export const webhookRoutes = (deps: RestDeps) =>
     )
     .post(
       "",
-      (ctx) =>
-        idempotent(deps.services, ctx, async () => {
+      (ctx) => {
+        ctx.set.headers["cache-control"] = "no-store"; // the answer carries the signing secret
+        return idempotent(deps.services, ctx, async () => {
           const { createWebhook } = await restPaths(
             ctx.run<{ createWebhook: Json<typeof CreatedWebhook> }>("CreateWebhook", {
               input: ctx.body,
             }),
           );
           return { status: 201, body: createWebhook };
-        }),
+        });
+      },
       {
         body: t.Object({
           url: t.String({ description: "https URL of a public receiver" }),

@@ -1,0 +1,97 @@
+import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { maxDirectivesPlugin } from "@escape.tech/graphql-armor-max-directives";
+import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
+import { GraphQLError } from "graphql";
+import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
+import type { Plugin } from "graphql-yoga";
+
+/**
+ * Limits on what one /graphql request may cost the service: its shape (tokens, aliases,
+ * directives, depth), the work it asks for (cost, with list fields multiplied by their page
+ * size) and the size of its answer. The numbers are documented in docs/security.md.
+ */
+export const GRAPHQL_LIMITS = {
+  /** lexical tokens in the document; refused while parsing, before any AST is built */
+  maxTokens: 2_000,
+  /** aliased fields in one operation (fragments included); `__typename` aliases are free */
+  maxAliases: 15,
+  maxDirectives: 50,
+  maxDepth: 10,
+  /** see `fieldCost` */
+  maxCost: 10_000,
+  /** an introspection `__schema` (the whole schema, whatever is selected) */
+  schemaCost: 2_000,
+  /** an introspection `__type(name:)` */
+  typeCost: 100,
+  /** the page size of a list field called without `limit` (the API's default) */
+  defaultPageSize: 50,
+  /** characters of the JSON answer (about its bytes); larger answers are replaced by an error */
+  maxAnswerChars: 5 * 1024 * 1024,
+} as const;
+
+/** A 400 the way GraphQL clients read it: `{ errors: [{ message, extensions }] }`. */
+export const limitError = (message: string, code: string) =>
+  new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
+
+/**
+ * One point per field, plus: a field taking a `limit` (a page of a list) costs its selection
+ * times that page size, given or defaulted, so `equipments(limit: 200) { data { id } }` costs
+ * about 400; introspection costs what answering it costs, the size of the schema.
+ */
+export function fieldCost({ field, args, childComplexity }: ComplexityEstimatorArgs): number {
+  if (field.name === "__schema") return GRAPHQL_LIMITS.schemaCost + childComplexity;
+  if (field.name === "__type") return GRAPHQL_LIMITS.typeCost + childComplexity;
+  const hasLimit = field.args.some((arg) => arg.name === "limit");
+  if (!hasLimit) return 1 + childComplexity;
+  const limit = typeof args.limit === "number" ? args.limit : GRAPHQL_LIMITS.defaultPageSize;
+  // an out-of-range limit is refused by the resolver; it still must not make the cost negative
+  return 1 + childComplexity * Math.max(1, limit);
+}
+
+/**
+ * The cost check runs when the operation is about to execute, because only then are the
+ * variables known (`limit: $n`); a validation rule would also be cached by document alone.
+ */
+const costPlugin: Plugin = {
+  onExecute({ args, setResultAndStopExecution }) {
+    let cost: number;
+    try {
+      cost = getComplexity({
+        schema: args.schema,
+        query: args.document,
+        variables: (args.variableValues ?? {}) as Record<string, unknown>,
+        operationName: args.operationName ?? undefined,
+        estimators: [fieldCost],
+      });
+    } catch {
+      return; // variables that do not coerce: execution reports them in its usual words
+    }
+    if (cost > GRAPHQL_LIMITS.maxCost) {
+      setResultAndStopExecution({
+        errors: [
+          limitError(
+            `Query cost ${cost} exceeds the limit of ${GRAPHQL_LIMITS.maxCost}; ` +
+              "ask for smaller pages (limit), fewer fields or fewer aliases",
+            "COST_LIMIT",
+          ),
+        ],
+      });
+    }
+  },
+};
+
+/** Rejections by graphql-armor carry its own wording; they get a 400 like the cost limit. */
+const onReject = [
+  (_context: unknown, error: GraphQLError) => {
+    (error.extensions as Record<string, unknown>).http = { status: 400 };
+  },
+];
+
+export const graphqlLimitPlugins = (): Plugin[] => [
+  maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens, onReject }) as Plugin,
+  maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases, onReject }) as Plugin,
+  maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives, onReject }) as Plugin,
+  maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, onReject }) as Plugin,
+  costPlugin,
+];

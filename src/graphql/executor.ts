@@ -1,5 +1,5 @@
 import { type DocumentNode, execute, type GraphQLSchema, Kind, parse, validate } from "graphql";
-import { databaseUnavailableCode } from "../db/errors.ts";
+import { readWithRetry } from "../db/errors.ts";
 import { asApiError, validationFailed } from "../errors.ts";
 import type { GraphQLContext } from "./context.ts";
 import { operations } from "./operations.ts";
@@ -51,15 +51,10 @@ export class OperationExecutor {
     variables?: Record<string, unknown>,
   ): Promise<T> {
     const document = this.documents.get(name) as DocumentNode;
-    try {
-      return await this.execute<T>(document, context, variables);
-    } catch (error) {
-      // A read caught in a lost connection (failover, terminated backend) runs once more, on a
-      // fresh connection, so a blip costs the caller nothing. A mutation never runs twice: its
-      // transaction may have committed just before the connection went.
-      if (!this.reads.has(name) || !databaseUnavailableCode(error)) throw error;
-      return this.execute<T>(document, context, variables);
-    }
+    const run = () => this.execute<T>(document, context, variables);
+    // a read caught in a lost connection runs once more; a mutation never runs twice: its
+    // transaction may have committed just before the connection went
+    return this.reads.has(name) ? readWithRetry(run) : run();
   }
 
   private async execute<T>(

@@ -27,7 +27,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN bun install --production --frozen-lockfile --ignore-scripts \
- && bun node_modules/patch-package/index.js --error-on-fail
+ && bun patches/apply.mjs
 
 # ---- runtime ----------------------------------------------------------------------------------
 FROM oven/bun:1.4.5 AS runtime

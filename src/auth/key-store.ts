@@ -1,5 +1,6 @@
 import { eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { readWithRetry } from "../db/errors.ts";
 import { apiKeys, serviceInstances } from "../db/schema/index.ts";
 import { unauthenticated } from "../errors.ts";
 import type { Logger } from "../logger.ts";
@@ -208,7 +209,7 @@ export class KeyStore {
     const cached = this.cache.get(hash);
     const now = Date.now();
     if (cached && now - cached.loadedAt < TTL_MS) return cached.record;
-    const record = await loadKeyRecord(this.database.db, hash);
+    const record = await readWithRetry(() => loadKeyRecord(this.database.db, hash));
     if (this.cache.size >= MAX_ENTRIES) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);

@@ -57,3 +57,17 @@ export function databaseUnavailableCode(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Runs a read once more when it lost its connection (failover, terminated backend): postgres.js
+ * reconnects on demand, so a blip then costs the caller nothing. Only for statements that are
+ * safe to repeat; any other failure, or a second loss, is thrown.
+ */
+export async function readWithRetry<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!databaseUnavailableCode(error)) throw error;
+    return read();
+  }
+}

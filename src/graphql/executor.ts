@@ -1,4 +1,5 @@
-import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from "graphql";
+import { type DocumentNode, execute, type GraphQLSchema, Kind, parse, validate } from "graphql";
+import { readWithRetry } from "../db/errors.ts";
 import { asApiError, validationFailed } from "../errors.ts";
 import type { GraphQLContext } from "./context.ts";
 import { operations } from "./operations.ts";
@@ -14,6 +15,8 @@ export class BrokenOperationsError extends Error {}
  */
 export class OperationExecutor {
   private readonly documents = new Map<OperationName, DocumentNode>();
+  /** operations that only read, and so may run again after a lost connection */
+  private readonly reads = new Set<OperationName>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -28,6 +31,10 @@ export class OperationExecutor {
           problems.push(`${name}: ${errors.map((e) => e.message).join("; ")}`);
         }
         this.documents.set(name, document);
+        const definition = document.definitions[0];
+        if (definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === "query") {
+          this.reads.add(name);
+        }
       } catch (error) {
         problems.push(`${name}: ${(error as Error).message}`);
       }
@@ -44,6 +51,17 @@ export class OperationExecutor {
     variables?: Record<string, unknown>,
   ): Promise<T> {
     const document = this.documents.get(name) as DocumentNode;
+    const run = () => this.execute<T>(document, context, variables);
+    // a read caught in a lost connection runs once more; a mutation never runs twice: its
+    // transaction may have committed just before the connection went
+    return this.reads.has(name) ? readWithRetry(run) : run();
+  }
+
+  private async execute<T>(
+    document: DocumentNode,
+    context: GraphQLContext,
+    variables?: Record<string, unknown>,
+  ): Promise<T> {
     const result = await execute({
       schema: this.schema,
       document,

@@ -1,5 +1,6 @@
 import { and, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { readWithRetry } from "../db/errors.ts";
 import { quotaUsage } from "../db/schema/index.ts";
 import type { Logger } from "../logger.ts";
 
@@ -105,7 +106,7 @@ export class QuotaStore implements QuotaCounter {
   private async load(organizationId: string): Promise<Usage> {
     let loading = this.loading.get(organizationId);
     if (!loading) {
-      loading = this.storedTotals([organizationId])
+      loading = readWithRetry(() => this.storedTotals([organizationId]))
         .then((totals) => {
           const usage = this.usage.get(organizationId) ?? {
             stored: totals.get(organizationId) ?? 0,

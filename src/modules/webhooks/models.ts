@@ -37,7 +37,10 @@ export const CreatedWebhook = t.Object(
   },
   { title: "CreatedWebhook" },
 );
-const Pagination = t.Object({ page: ResponseInt(), limit: ResponseInt(), total: ResponseInt() });
+const Pagination = t.Object(
+  { page: ResponseInt(), limit: ResponseInt(), total: ResponseInt() },
+  { title: "PagePagination" },
+);
 export const WebhookList = t.Object(
   { data: t.Array(Webhook, { description: "newest first" }), pagination: Pagination },
   { title: "WebhookList" },

@@ -839,9 +839,17 @@ export interface components {
     WebhookDelivery: {
       /** Format: uuid */
       id: string;
-      /** @description the webhook-id header, the same on every retry */
+      /** @description the message's `webhook-id` header: the same on every retry, dedupe on it */
+      messageId: string;
+      /**
+       * @deprecated
+       * @description Deprecated alias of messageId (the `webhook-id` header value, not the subscription)
+       */
       webhookId: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description the subscription (the `:id` of /api/webhooks/:id)
+       */
       subscriptionId: string;
       /** Format: uuid */
       eventId: string;

@@ -1,3 +1,5 @@
+import { setDefaultTimeout } from "bun:test";
+
 /**
  * Loaded once before `bun test` runs any file (bunfig.toml `preload`): one line saying which
  * storage backends the suite runs against and which it leaves out, and why. PGlite always runs;
@@ -26,3 +28,7 @@ console.error(
     backend("Redis", "TEST_REDIS_URL", "the shared rate-limit bucket tests"),
   ].join("; "),
 );
+
+// bunfig.toml has no test timeout setting (a `timeout` key there is ignored), so Bun's 5 s
+// default applied to every test and hook: too short for PGlite's start-up on a loaded machine
+setDefaultTimeout(30_000);

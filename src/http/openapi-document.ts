@@ -7,6 +7,7 @@ import {
   headersFor,
   type RouteFamily,
 } from "./openapi-components.ts";
+import { OPERATION_IDS, TAG_DESCRIPTIONS } from "./openapi-names.ts";
 import { cleanSchema, hoistNamedSchemas } from "./openapi-schemas.ts";
 
 /**
@@ -21,35 +22,6 @@ import { cleanSchema, hoistNamedSchemas } from "./openapi-schemas.ts";
 export type OpenApiDocument = Record<string, any>;
 // biome-ignore lint/suspicious/noExplicitAny: a JSON document walked generically
 type Json = Record<string, any>;
-
-/** Names client generators turn into method names; changing one is a breaking change. */
-const OPERATION_IDS: Record<string, string> = {
-  "GET /api/v1/whoami": "getWhoami",
-  "GET /api/v1/health": "getHealth",
-  "GET /api/v1/equipments": "listEquipment",
-  "POST /api/v1/equipments/bulk-create": "bulkCreateEquipment",
-  "GET /api/v1/equipment-units": "listEquipmentUnits",
-  "GET /api/v1/alerts": "listAlerts",
-  "POST /api/v1/alerts/ingest": "ingestAlerts",
-  "GET /api/v1/tickets": "listTickets",
-  "POST /api/v1/tickets": "createTicket",
-  "GET /api/v1/users": "listUsers",
-  "GET /api/v1/groups": "listGroups",
-  "GET /api/v1/agent-releases": "listAgentReleases",
-  "GET /install/{token}": "getInstallInfo",
-  "GET /api/projects": "listProjects",
-  "POST /api/projects": "createProject",
-  "GET /api/projects/{id}": "getProject",
-  "PATCH /api/projects/{id}": "updateProject",
-  "DELETE /api/projects/{id}": "deleteProject",
-  "GET /api/webhooks": "listWebhooks",
-  "POST /api/webhooks": "createWebhook",
-  "GET /api/webhooks/{id}": "getWebhook",
-  "PATCH /api/webhooks/{id}": "updateWebhook",
-  "DELETE /api/webhooks/{id}": "deleteWebhook",
-  "GET /api/webhooks/{id}/deliveries": "listWebhookDeliveries",
-  "POST /api/webhooks/{id}/deliveries/{deliveryId}/retry": "retryWebhookDelivery",
-};
 
 /** A route added later still gets a camelCase id: `GET /readyz` → `getReadyz`. */
 export function fallbackOperationId(method: string, path: string): string {
@@ -128,7 +100,11 @@ export function finishDocument(
         "webhooks). Authenticate with `Authorization: Bearer orgit_…`. Errors are " +
         "`{ error, details? }`; every answer carries `X-Request-Id`. Limits, quotas and " +
         "webhook signatures are described in the repository's docs/ folder.",
-      license: { name: "UNLICENSED (proprietary; all rights reserved)", identifier: "UNLICENSED" },
+      // package.json's `UNLICENSED` is no SPDX license id; SPDX names one of its own LicenseRef-…
+      license: {
+        name: "UNLICENSED (proprietary; all rights reserved)",
+        identifier: "LicenseRef-orgit-proprietary",
+      },
     },
     servers: [{ url: config.publicBaseUrl, description: "this instance (PUBLIC_BASE_URL)" }],
     security: [{ bearer: [] }],
@@ -238,5 +214,5 @@ function collectTags(paths: Json): Json[] {
   for (const methods of Object.values(paths))
     for (const operation of Object.values(methods as Json))
       for (const tag of (operation as Json).tags ?? []) names.add(tag);
-  return [...names].map((name) => ({ name, description: `${name} routes` }));
+  return [...names].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
 }

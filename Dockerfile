@@ -12,17 +12,22 @@
 # set DATA_DIR=/data and mount a volume there to keep it.
 
 # ---- dependencies -----------------------------------------------------------------------------
-# The project's lockfile is npm's package-lock.json (there is no bun.lock). Bun reads (migrates)
-# a package-lock.json when no Bun lockfile exists, and with --frozen-lockfile it installs
-# exactly the versions pinned there and fails if package.json disagrees with it (checked with
-# bun 1.4.5: same 48 top-level packages and versions as `npm install --omit=dev`). `npm ci` is
-# not used because the current package-lock.json omits the other platforms' optional binaries of
-# the dev tools (@biomejs/cli-*, @deno/*), which `npm ci` rejects as "not in sync" even with
-# --omit=dev. --production leaves out bun/deno/biome/drizzle-kit; every runtime dependency is
-# plain JavaScript or WASM (PGlite), so nothing needs compiling and no dependency's install
-# script has to run. The one step that must run is ours: patches/ (postgres.js fixes for lost
-# connections, see docs/operations.md) applied by patch-package, a production dependency for this.
-FROM oven/bun:1.4.5 AS deps
+# The base image is named in full (registry/owner/name:tag) so that podman and other runtimes
+# without a default registry accept it, and its tag is the Bun version package.json pins
+# (devDependencies.bun). Pin it by digest too when you build in production:
+#   docker buildx imagetools inspect docker.io/oven/bun:1.4.5   → sha256:…
+#   FROM docker.io/oven/bun:1.4.5@sha256:…
+# (not written here: the digest could not be looked up from the offline machine this was made on,
+# and a made-up one would fail every build.)
+#
+# The lockfile is npm's package-lock.json (`npm ci` is what CI runs). The image has no npm, so
+# Bun installs from it: with no bun.lock, Bun reads package-lock.json, and --frozen-lockfile
+# makes it install exactly the versions pinned there and fail if package.json disagrees.
+# --production leaves out the dev tools (bun, deno, biome, drizzle-kit, redocly, chromium);
+# every runtime dependency is plain JavaScript or WASM (PGlite), so no install script has to run;
+# the one step that must run is ours: patches/ (postgres.js fixes for lost connections, see
+# docs/operations.md) applied by patch-package, a production dependency for this.
+FROM docker.io/oven/bun:1.4.5 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches ./patches
@@ -30,7 +35,7 @@ RUN bun install --production --frozen-lockfile --ignore-scripts \
  && bun patches/apply.mjs
 
 # ---- runtime ----------------------------------------------------------------------------------
-FROM oven/bun:1.4.5 AS runtime
+FROM docker.io/oven/bun:1.4.5 AS runtime
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 
@@ -49,10 +54,13 @@ RUN mkdir -p /data && chown bun:bun /data
 # the oven/bun image ships an unprivileged "bun" user (uid 1000)
 USER bun
 EXPOSE 3000
-# /readyz answers 503 while the database does not answer or migrations are pending, and needs no
-# key and no HTTPS (docs/operations.md). The image has no curl: Bun's fetch does the probe.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["bun", "-e", "const s=process.env.TLS_CERT_FILE?'https':'http';fetch(`${s}://127.0.0.1:${process.env.PORT||3000}/readyz`,{tls:{rejectUnauthorized:false}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+
+# Ready = the database answers and migrations are applied (GET /readyz; no key, no limits, and
+# exempt from REQUIRE_HTTPS). The image has no curl, so Bun itself asks; HTTPS when the service
+# serves TLS directly (its certificate may be self-signed, and this only talks to itself).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["bun", "-e", "const s = process.env.TLS_CERT_FILE ? 'https' : 'http'; const r = await fetch(`${s}://127.0.0.1:${process.env.PORT ?? 3000}/readyz`, { tls: { rejectUnauthorized: false } }).catch(() => null); process.exit(r?.ok ? 0 : 1)"]
+
 # `bun run` forwards SIGTERM/SIGINT to the script's process (also as PID 1), so `docker stop`
 # reaches the service's graceful shutdown: in-flight requests finish and batched counters flush.
 CMD ["bun", "run", "start"]

@@ -1,4 +1,3 @@
-import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
 import { KeyStore } from "./auth/key-store.ts";
 import type { Config } from "./config.ts";
@@ -6,6 +5,7 @@ import type { Database } from "./db/client.ts";
 import { OperationExecutor } from "./graphql/executor.ts";
 import { buildSchema } from "./graphql/schema.ts";
 import { graphqlRoute } from "./graphql/yoga.ts";
+import { apiDocs } from "./http/api-docs.ts";
 import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { jsonBody } from "./http/json-body.ts";
@@ -90,27 +90,7 @@ function buildElysia(
     .use(errorHandler(logger))
     .use(jsonBody())
     .use(probeRoutes(services.database, logger))
-    .use(
-      swagger({
-        path: "/swagger",
-        exclude: ["/graphql"],
-        documentation: {
-          info: {
-            title: "orgit API",
-            version: "1.0.0",
-            description:
-              "Organization IT management. Interface A under /api/v1, interface B under /api. " +
-              "Errors are `{ error, details? }`; every response carries X-Request-Id.",
-          },
-          components: {
-            securitySchemes: {
-              bearer: { type: "http", scheme: "bearer", description: "API key: orgit_…" },
-            },
-          },
-          security: [{ bearer: [] }],
-        },
-      }),
-    )
+    .use(apiDocs(config))
     .use(identityRoutes(deps))
     .use(unitRoutes(deps))
     .use(groupRoutes(deps))

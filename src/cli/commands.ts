@@ -160,7 +160,7 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-const HELP = `usage: bun run cli <command> [flags]
+const HELP = `usage: npx orgit <command> [flags]   (or: npm run cli -- <command> [flags])
 
 commands:
 ${Object.entries(COMMANDS)
@@ -176,8 +176,8 @@ global flags:
 `;
 
 const commandUsage = (name: string, command: Command) =>
-  `usage: bun run cli ${name} ${command.usage} [--json]\n` +
-  "(bun run cli help: all commands and global flags)\n";
+  `usage: npx orgit ${name} ${command.usage} [--json]\n` +
+  "(npx orgit help: all commands and global flags)\n";
 
 /** Runs one CLI invocation and returns its exit code: 0 done, 1 failed, 2 bad usage. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -36,6 +36,12 @@ export const DEFAULT_URL = "http://127.0.0.1:3000";
 // generous for a single mutation, but a hung server must not hang a script forever
 const TIMEOUT_MS = 30_000;
 
+export const operatorTokenRefused = (said?: string) =>
+  "error: the service refused the operator token" +
+  (said ? ` (it answered 401 ${said})` : " (401)") +
+  ": --token or ADMIN_TOKEN must equal the ADMIN_TOKEN the service was started with " +
+  "(`npm run demo` prints it)";
+
 export function resolveTarget(flags: { url?: string; token?: string }, env: CliIo["env"]): Target {
   const base = flags.url ?? env.ORGIT_URL ?? DEFAULT_URL;
   const token = flags.token ?? env.ADMIN_TOKEN;
@@ -89,7 +95,10 @@ export async function request(
     body = undefined;
   }
   if (body?.errors?.length) throw new CliError(formatGraphQLErrors(body.errors), 1);
-  // 401/403 and other failures before GraphQL runs answer the REST-style `{ error }` body
+  // the service says `Invalid API key` (it checks keys and the operator token alike); the CLI
+  // only ever sends the operator token, so it names that and how to fix it
+  if (response.status === 401) throw new CliError(operatorTokenRefused(body?.error), 1);
+  // 403 and other failures before GraphQL runs answer the REST-style `{ error }` body
   if (typeof body?.error === "string") throw new CliError(`error: ${body.error}`, 1);
   if (!response.ok || !body || typeof body.data !== "object" || body.data === null) {
     throw new CliError(

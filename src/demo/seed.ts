@@ -49,11 +49,7 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
       cidr: "127.0.0.1/32",
       label: "local monitoring",
     });
-    await operator.addIngestSource({
-      organizationId: orgId,
-      cidr: "::1/128",
-      label: "local monitoring (IPv6)",
-    });
+    // no ::1 source: the demo listens on 127.0.0.1 (HOST), so no IPv6 caller can reach it
 
     const hq = single(
       await db
@@ -237,7 +233,7 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
     `  organization : ${DEMO_ORGANIZATION} (PRO plan)`,
     `  API key      : ${secret}   (admin, every scope, valid 30 days)`,
     config.adminToken
-      ? `  admin token  : ${config.adminToken}   (operator API at /graphql, bun run cli)`
+      ? `  admin token  : ${config.adminToken}   (operator API at /graphql; npx orgit help)`
       : "",
     `  API docs     : ${base}/swagger`,
     "",

@@ -162,14 +162,14 @@ export const operations = {
       }
     }
     fragment DeliveryFields on WebhookDelivery {
-      id webhookId subscriptionId eventId eventType status attempts lastStatusCode lastError
+      id messageId webhookId subscriptionId eventId eventType status attempts lastStatusCode lastError
       lastAttemptAt nextAttemptAt deliveredAt createdAt
     }
   `,
   RetryWebhookDelivery: /* GraphQL */ `
     mutation RetryWebhookDelivery($id: ID!, $deliveryId: ID!) {
       retryWebhookDelivery(id: $id, deliveryId: $deliveryId) {
-        id webhookId subscriptionId eventId eventType status attempts lastStatusCode lastError
+        id messageId webhookId subscriptionId eventId eventType status attempts lastStatusCode lastError
         lastAttemptAt nextAttemptAt deliveredAt createdAt
       }
     }

@@ -16,13 +16,31 @@ interface ServerContext {
   requestId?: string;
 }
 
+const GRAPHIQL = {
+  title: "orgit GraphQL",
+  headers: JSON.stringify({ Authorization: "Bearer <an API key, or ADMIN_TOKEN>" }, null, 2),
+  // a key typed in is not kept in the browser's storage
+  shouldPersistHeaders: false,
+  defaultEditorToolsVisibility: "headers" as const,
+  defaultQuery:
+    "# Every request needs an Authorization header: in the\n" +
+    "# Headers tab below, replace the placeholder with an API\n" +
+    "# key (orgit_…) or the operator token (ADMIN_TOKEN).\n" +
+    "# Until then the schema cannot load (401).\n" +
+    "{\n  whoami {\n    organization { id name }\n    user { id role }\n  }\n}\n",
+};
+
 /** graphql-yoga at /graphql, for internal tools (API key) and operators (ADMIN_TOKEN). */
 export function graphqlRoute(services: Services, schema: GraphQLSchema) {
   const { config, logger } = services;
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
-    graphiql: !config.production,
+    // GraphiQL from the pinned @graphql-yoga/render-graphiql package (no CDN), loaded on the
+    // first page view only; the headers editor starts with the Authorization line to fill in
+    graphiql: config.production ? false : GRAPHIQL,
+    renderGraphiQL: async (options) =>
+      (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,
     logging: false,
     context: ({ principal, operator }) => createContext(services, { principal, operator }),

@@ -26,11 +26,14 @@ export const PageQuery = {
  */
 export const ResponseInt = (options?: IntegerOptions) => Type.Integer(options);
 
-export const PaginationSchema = t.Object({
-  total: ResponseInt({ description: "total number of items matching the filters" }),
-  limit: ResponseInt({ description: "page size applied" }),
-  offset: ResponseInt({ description: "number of items skipped" }),
-});
+export const PaginationSchema = t.Object(
+  {
+    total: ResponseInt({ description: "total number of items matching the filters" }),
+    limit: ResponseInt({ description: "page size applied" }),
+    offset: ResponseInt({ description: "number of items skipped" }),
+  },
+  { title: "Pagination" },
+);
 
 /** The seed's pagination envelope around a list item schema. */
 export const envelope = <T extends TSchema>(item: T, title: string) =>

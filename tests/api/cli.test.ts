@@ -148,11 +148,15 @@ function suite(driver: DriverName) {
     expect(again.out.trim()).toBe("nothing to do: not a member");
   });
 
-  test("a wrong operator token exits 1 with the service's message and changes nothing", async () => {
+  test("a wrong operator token exits 1 naming the operator token and changes nothing", async () => {
     const before = (await query().organizations.findMany()).length;
     const result = await cli(app, ["create-org", "--name", "Nope", "--token", "wrong-token"]);
     expect(result.code).toBe(1);
-    expect(result.err.trim()).toBe("error: Invalid API key");
+    expect(result.err.trim()).toBe(
+      "error: the service refused the operator token (it answered 401 Invalid API key): " +
+        "--token or ADMIN_TOKEN must equal the ADMIN_TOKEN the service was started with " +
+        "(`npm run demo` prints it)",
+    );
     expect(await query().organizations.findMany()).toHaveLength(before);
   });
 
@@ -172,7 +176,7 @@ function suite(driver: DriverName) {
     const result = await cli(app, ["create-key", "--org", "x", "--user", "y"]);
     expect(result.code).toBe(2);
     expect(result.err).toContain("error: missing --name, --scopes");
-    expect(result.err).toContain("usage: bun run cli create-key");
+    expect(result.err).toContain("usage: npx orgit create-key");
     expect(result.requests, "no request for bad usage").toBe(0);
   });
 }
@@ -206,4 +210,74 @@ describe("operator CLI without a service", () => {
     expect(result.code).toBe(1);
     expect(result.err).toContain("cannot reach the orgit service at http://127.0.0.1:1/graphql");
   });
+});
+
+/**
+ * The `orgit` bin of package.json, as `npx orgit …` runs it: started by Node, it runs the CLI
+ * with the Bun from node_modules (no global Bun), against the service over real HTTP.
+ */
+describe("the orgit bin (npx orgit)", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let app: OrgitApp;
+  let server: ReturnType<typeof Bun.serve>;
+  const bin = new URL("../../bin/orgit.mjs", import.meta.url).pathname;
+  const node = Bun.which("node");
+
+  beforeAll(async () => {
+    db = await freshDatabase("pglite");
+    app = await buildTestApp(db.database);
+    server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request, srv) => app.handle(setPeerAddress(request, srv.requestIP(request)?.address)),
+    });
+  });
+  afterAll(async () => {
+    await server.stop(true);
+    await app.stop();
+    await db.drop();
+  });
+
+  // asynchronous: the service answering it runs in this very process
+  const run = async (args: string[], token: string) => {
+    const child = Bun.spawn([node ?? "node", bin, ...args], {
+      // a PATH without the Bun running this test: the bin must find the project's own
+      env: {
+        PATH: "/usr/local/bin:/usr/bin:/bin",
+        ORGIT_URL: `http://127.0.0.1:${server.port}`,
+        ADMIN_TOKEN: token,
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    return { code, out, err };
+  };
+
+  test.skipIf(!node)(
+    "creates an organization with the operator token",
+    async () => {
+      const result = await run(["create-org", "--name", "ViaBin", "--json"], TEST_ADMIN_TOKEN);
+      expect(result.code, result.err).toBe(0);
+      expect(JSON.parse(result.out).createOrganization).toMatchObject({ name: "ViaBin" });
+    },
+    30_000,
+  );
+
+  test.skipIf(!node)(
+    "a wrong token exits 1 with a message naming the operator token",
+    async () => {
+      const result = await run(["create-org", "--name", "Nope"], "wrong-operator-token");
+      expect(result.code).toBe(1);
+      expect(result.err).toContain("the service refused the operator token");
+      expect(result.err).toContain("ADMIN_TOKEN");
+      const orgs = await db.database.db.query.organizations.findMany();
+      expect(orgs.map((o) => o.name)).not.toContain("Nope");
+    },
+    30_000,
+  );
 });

@@ -137,8 +137,12 @@ function suite(driver: DriverName) {
       for (const path of ["/api/v1/whoami", "/api/v1/health"]) {
         const answer = doc.paths[path].get.responses["429"];
         expect(answer, path).toBeDefined();
-        expect(JSON.stringify(answer)).toContain("retryAfter");
+        expect(answer.content["application/json"].schema.$ref).toBe(
+          "#/components/schemas/RateLimited",
+        );
+        expect(answer.headers["Retry-After"]).toBeDefined();
       }
+      expect(Object.keys(doc.components.schemas.RateLimited.properties)).toContain("retryAfter");
     });
 
     test("the operator token is not limited", async () => {

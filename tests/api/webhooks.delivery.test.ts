@@ -103,7 +103,9 @@ function suite(driver: DriverName) {
     await eventually(async () => (await deliveries(key, hook.id))[0].status === "delivered", "log");
     const [log] = await deliveries(key, hook.id);
     expect(log).toMatchObject({
-      webhookId: receiver.received[0]?.webhookId,
+      messageId: receiver.received[0]?.webhookId,
+      webhookId: receiver.received[0]?.webhookId, // the deprecated alias says the same
+      subscriptionId: hook.id,
       eventType: "project.created",
       status: "delivered",
       attempts: 3,

@@ -173,17 +173,30 @@ function suite(driver: DriverName) {
       Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
     const standard = ["200", "400", "401", "403", "404", "429", "500"];
     expect(responses("/api/webhooks", "get")).toEqual(["200", "400", "401", "403", "429", "500"]);
+    // a route with a body can also answer 413 (over 1 MiB) and 415 (not JSON)
     expect(responses("/api/webhooks", "post")).toEqual([
       "201",
       "400",
       "401",
       "403",
       "409",
+      "413",
+      "415",
       "429",
       "500",
     ]);
     expect(responses("/api/webhooks/{id}", "get")).toEqual(standard);
-    expect(responses("/api/webhooks/{id}", "patch")).toEqual(standard);
+    expect(responses("/api/webhooks/{id}", "patch")).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "413",
+      "415",
+      "429",
+      "500",
+    ]);
     expect(responses("/api/webhooks/{id}", "delete")).toEqual(standard);
     expect(responses("/api/webhooks/{id}/deliveries", "get")).toEqual(standard);
     expect(responses("/api/webhooks/{id}/deliveries/{deliveryId}/retry", "post")).toEqual([

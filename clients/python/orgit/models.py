@@ -355,7 +355,10 @@ class UpdateWebhookRequest(TypedDict, total=False):
 
 class WebhookDelivery(TypedDict):
     id: str
+    messageId: str
+    """The message's `webhook-id` header value: the same on every retry."""
     webhookId: str
+    """Deprecated alias of `messageId` (not the subscription: that is `subscriptionId`)."""
     subscriptionId: str
     eventId: str
     eventType: str

@@ -5,6 +5,21 @@ from typing import Any, Dict, Optional, Set, Union, get_args, get_origin
 from orgit import models
 
 
+def inline_refs(node: Any, document: Dict[str, Any]) -> Any:
+    """The document's local `$ref`s replaced by what they point to (named component schemas)."""
+    if isinstance(node, list):
+        return [inline_refs(item, document) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+        target: Any = document
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        siblings = {key: value for key, value in node.items() if key != "$ref"}
+        return inline_refs({**target, **siblings}, document)
+    return {key: inline_refs(value, document) for key, value in node.items()}
+
+
 def object_schema(schema: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     """The object schema inside an array, a nullable anyOf, or the schema itself."""
     if "properties" in schema:

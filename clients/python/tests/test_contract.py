@@ -21,7 +21,7 @@ from orgit import (
     models,
 )
 
-from .drift import REQUESTS, RESPONSES, enum_values, object_schema, unwrap
+from .drift import REQUESTS, RESPONSES, enum_values, inline_refs, object_schema, unwrap
 from .service import Account, ModuleService, Service
 
 SERVICE: Service
@@ -119,7 +119,8 @@ class ModelDrift(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         with urllib.request.urlopen(f"{SERVICE.base_url}/swagger/json", timeout=30) as answer:
-            cls.paths = json.load(answer)["paths"]
+            document = json.load(answer)
+        cls.paths = inline_refs(document["paths"], document)
 
     def json_schema(self, content: Dict[str, Any]) -> Dict[str, Any]:
         return content["content"]["application/json"]["schema"]

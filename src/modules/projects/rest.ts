@@ -40,11 +40,14 @@ const ProjectListItem = t.Object(
 const ProjectList = t.Object(
   {
     data: t.Array(ProjectListItem, { description: "newest first; id breaks ties" }),
-    pagination: t.Object({
-      page: ResponseInt(),
-      limit: ResponseInt(),
-      total: ResponseInt({ description: "projects in the organization" }),
-    }),
+    pagination: t.Object(
+      {
+        page: ResponseInt(),
+        limit: ResponseInt(),
+        total: ResponseInt({ description: "projects in the organization" }),
+      },
+      { title: "PagePagination" },
+    ),
   },
   { title: "ProjectList" },
 );

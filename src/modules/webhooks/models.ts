@@ -37,7 +37,10 @@ export const CreatedWebhook = t.Object(
   },
   { title: "CreatedWebhook" },
 );
-const Pagination = t.Object({ page: ResponseInt(), limit: ResponseInt(), total: ResponseInt() });
+const Pagination = t.Object(
+  { page: ResponseInt(), limit: ResponseInt(), total: ResponseInt() },
+  { title: "PagePagination" },
+);
 export const WebhookList = t.Object(
   { data: t.Array(Webhook, { description: "newest first" }), pagination: Pagination },
   { title: "WebhookList" },
@@ -45,8 +48,18 @@ export const WebhookList = t.Object(
 export const Delivery = t.Object(
   {
     id: t.String({ format: "uuid" }),
-    webhookId: t.String({ description: "the webhook-id header, the same on every retry" }),
-    subscriptionId: t.String({ format: "uuid" }),
+    messageId: t.String({
+      description: "the message's `webhook-id` header: the same on every retry, dedupe on it",
+    }),
+    webhookId: t.String({
+      deprecated: true,
+      description:
+        "Deprecated alias of messageId (the `webhook-id` header value, not the subscription)",
+    }),
+    subscriptionId: t.String({
+      format: "uuid",
+      description: "the subscription (the `:id` of /api/webhooks/:id)",
+    }),
     eventId: t.String({ format: "uuid" }),
     eventType: t.String(),
     status: t.UnionEnum(["pending", "sending", "delivered", "failed"]),

@@ -34,7 +34,8 @@ const webhookJson = (row: q.SubscriptionRow) => ({
 
 const deliveryJson = (row: q.DeliveryRow, now: Date) => ({
   id: row.id,
-  webhookId: row.id,
+  messageId: row.id,
+  webhookId: row.id, // deprecated alias of messageId
   subscriptionId: row.subscriptionId,
   eventId: row.eventId,
   eventType: row.eventType,

@@ -13,7 +13,7 @@ export interface paths {
      * Identity of the calling key
      * @description Any valid key; no scope needed.
      */
-    get: operations["getApiV1Whoami"];
+    get: operations["getWhoami"];
     put?: never;
     post?: never;
     delete?: never;
@@ -30,7 +30,7 @@ export interface paths {
       cookie?: never;
     };
     /** Key validity and quota check */
-    get: operations["getApiV1Health"];
+    get: operations["getHealth"];
     put?: never;
     post?: never;
     delete?: never;
@@ -50,7 +50,7 @@ export interface paths {
      * List organizational units
      * @description Scope equipment:read (no role permission beyond API access: units are the organization's structure). Pagination envelope, newest first; `limit` 1 to 200 (default 50), `offset` ≥ 0.
      */
-    get: operations["getApiV1Equipment-units"];
+    get: operations["listEquipmentUnits"];
     put?: never;
     post?: never;
     delete?: never;
@@ -70,7 +70,7 @@ export interface paths {
      * List groups
      * @description Scope users:read and permission users.view. Pagination envelope, newest first; `limit` 1 to 200 (default 50), `offset` ≥ 0. `memberCount` counts members who still belong to the organization.
      */
-    get: operations["getApiV1Groups"];
+    get: operations["listGroups"];
     put?: never;
     post?: never;
     delete?: never;
@@ -90,7 +90,7 @@ export interface paths {
      * List organization members
      * @description Scope users:read and permission users.view. Pagination envelope, newest member first; `limit` 1 to 200 (default 50), `offset` ≥ 0. `profile.email` appears only when the key owner holds users.manage.
      */
-    get: operations["getApiV1Users"];
+    get: operations["listUsers"];
     put?: never;
     post?: never;
     delete?: never;
@@ -110,7 +110,7 @@ export interface paths {
      * List agent releases
      * @description Any key with API access; no scope needed (the seed lists none). Releases are global, the same for every organization. Filters `platform` and `channel`; newest release first; `limit` 1 to 200 (default 50), `offset` ≥ 0.
      */
-    get: operations["getApiV1Agent-releases"];
+    get: operations["listAgentReleases"];
     put?: never;
     post?: never;
     delete?: never;
@@ -132,7 +132,7 @@ export interface paths {
      * Ingest external alerts (inbound webhook)
      * @description No API key: the caller's IP (the socket peer, or the first untrusted X-Forwarded-For hop behind a TRUST_PROXY proxy) must fall in an organization's ingest source, which also names the organization; otherwise 403 `IP not allowed`. Body: one alert or `{ alerts: [...] }` (1 to 100); the whole body is checked before anything is stored. An alert with the source + externalId of a stored one (or of an earlier one in the batch) is a duplicate and is not stored again. 202 with `ids` in request order.
      */
-    post: operations["postApiV1AlertsIngest"];
+    post: operations["ingestAlerts"];
     delete?: never;
     options?: never;
     head?: never;
@@ -150,7 +150,7 @@ export interface paths {
      * List alerts
      * @description Scope alerts:read and permission alerts.view. Filters `status` and `severity`; newest received first; `limit` 1 to 200 (default 50), `offset` ≥ 0.
      */
-    get: operations["getApiV1Alerts"];
+    get: operations["listAlerts"];
     put?: never;
     post?: never;
     delete?: never;
@@ -170,13 +170,13 @@ export interface paths {
      * List tickets
      * @description Scope tickets:read. Newest first. Without the permission tickets.view_all only the tickets the key owner created are listed.
      */
-    get: operations["getApiV1Tickets"];
+    get: operations["listTickets"];
     put?: never;
     /**
      * Create a ticket
      * @description Scope tickets:write. Created open, on behalf of the key owner; priority defaults to medium. An equipmentId must be equipment of your organization.
      */
-    post: operations["postApiV1Tickets"];
+    post: operations["createTicket"];
     delete?: never;
     options?: never;
     head?: never;
@@ -194,7 +194,7 @@ export interface paths {
      * List equipment
      * @description Scope equipment:read. Newest first. Without the permission equipment.view_all only equipment assigned to the key owner is listed.
      */
-    get: operations["getApiV1Equipments"];
+    get: operations["listEquipment"];
     put?: never;
     post?: never;
     delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
      * Create up to 100 equipment records with agent install links
      * @description Scope equipment:write and permission equipment.manage. Every item is checked; the valid ones are created together (status pending), the others are listed in `errors`. 201 when at least one was created.
      */
-    post: operations["postApiV1EquipmentsBulk-create"];
+    post: operations["bulkCreateEquipment"];
     delete?: never;
     options?: never;
     head?: never;
@@ -234,7 +234,7 @@ export interface paths {
      * Agent install link
      * @description No API key: the link is the credential. Answers the equipment, the link's expiry and the newest stable agent release for the equipment's platform. An invitation link works once.
      */
-    get: operations["getInstallByToken"];
+    get: operations["getInstallInfo"];
     put?: never;
     post?: never;
     delete?: never;
@@ -254,13 +254,13 @@ export interface paths {
      * List projects
      * @description Scope projects:read and permission projects.view. Newest first. page ≥ 1 (default 1), limit 1 to 100 (default 10); outside the range → 400.
      */
-    get: operations["getApiProjects"];
+    get: operations["listProjects"];
     put?: never;
     /**
      * Create a project
      * @description Scope projects:write and permission projects.manage. `description` defaults to "". Emits project.created. Send `Idempotency-Key` to make retries safe.
      */
-    post: operations["postApiProjects"];
+    post: operations["createProject"];
     delete?: never;
     options?: never;
     head?: never;
@@ -278,21 +278,21 @@ export interface paths {
      * Read a project
      * @description Scope projects:read and permission projects.view.
      */
-    get: operations["getApiProjectsById"];
+    get: operations["getProject"];
     put?: never;
     post?: never;
     /**
      * Delete a project
      * @description Scope projects:write and permission projects.manage. Emits project.deleted with the project as it was.
      */
-    delete: operations["deleteApiProjectsById"];
+    delete: operations["deleteProject"];
     options?: never;
     head?: never;
     /**
      * Update a project
      * @description Scope projects:write and permission projects.manage. Give name, description or both; answers the whole project. Emits project.updated.
      */
-    patch: operations["patchApiProjectsById"];
+    patch: operations["updateProject"];
     trace?: never;
   };
   "/api/webhooks": {
@@ -306,13 +306,13 @@ export interface paths {
      * List webhooks
      * @description Scope webhooks:read and permission webhooks.manage; any plan. Secrets are never shown.
      */
-    get: operations["getApiWebhooks"];
+    get: operations["listWebhooks"];
     put?: never;
     /**
      * Subscribe a URL to project events
      * @description Scope webhooks:write and permission webhooks.manage; any plan. Answers the whsec_ signing secret once. The URL must be https and resolve to public addresses (unless ALLOW_PRIVATE_WEBHOOK_URLS). At most 20 per organization.
      */
-    post: operations["postApiWebhooks"];
+    post: operations["createWebhook"];
     delete?: never;
     options?: never;
     head?: never;
@@ -330,21 +330,21 @@ export interface paths {
      * Read a webhook
      * @description Scope webhooks:read and permission webhooks.manage; any plan.
      */
-    get: operations["getApiWebhooksById"];
+    get: operations["getWebhook"];
     put?: never;
     post?: never;
     /**
      * Delete a webhook
      * @description Scope webhooks:write and permission webhooks.manage; any plan. Its pending deliveries are dropped.
      */
-    delete: operations["deleteApiWebhooksById"];
+    delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /**
      * Change a webhook
      * @description Scope webhooks:write and permission webhooks.manage; any plan. Give url, events, active or several.
      */
-    patch: operations["patchApiWebhooksById"];
+    patch: operations["updateWebhook"];
     trace?: never;
   };
   "/api/webhooks/{id}/deliveries": {
@@ -358,7 +358,7 @@ export interface paths {
      * Delivery log of a webhook
      * @description Scope webhooks:read and permission webhooks.manage; any plan. One entry per event sent to this webhook: attempts, last status code and error, next attempt, delivered at.
      */
-    get: operations["getApiWebhooksByIdDeliveries"];
+    get: operations["listWebhookDeliveries"];
     put?: never;
     post?: never;
     delete?: never;
@@ -380,7 +380,7 @@ export interface paths {
      * Send a delivery again now
      * @description Scope webhooks:write and permission webhooks.manage; any plan. Queues one more attempt at once, whatever the delivery's state (a delivered event is sent again with the same webhook-id).
      */
-    post: operations["postApiWebhooksByIdDeliveriesByDeliveryIdRetry"];
+    post: operations["retryWebhookDelivery"];
     delete?: never;
     options?: never;
     head?: never;
@@ -390,16 +390,529 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    Error: {
+      /** @description what went wrong, in plain words */
+      error: string;
+    };
+    ErrorDetail: {
+      /** @description names the field, e.g. ["items", "0", "name"] */
+      path: string[];
+      message: string;
+    };
+    ValidationError: {
+      /** @description `Validation failed` (with details), or `Malformed JSON body` */
+      error: string;
+      details?: components["schemas"]["ErrorDetail"][];
+    };
+    /** @description The seed's 429 bodies: rate limits carry `retryAfter`, the daily quota `limit, used, window`. */
+    RateLimited: {
+      /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
+      error: string;
+      /** @description seconds; rate limits only */
+      retryAfter?: number;
+      /** @description daily quota only */
+      limit?: number;
+      /** @description daily quota only */
+      used?: number;
+      /**
+       * @description daily quota only
+       * @constant
+       */
+      window?: "24h";
+    };
+    /** Whoami */
+    Whoami: {
+      organization: {
+        id: string;
+        name: string;
+      };
+      user: {
+        id: string;
+        /** @description effective role */
+        role: string;
+      };
+      apiKey: {
+        name: string;
+        scopes: string[];
+        /**
+         * Format: date-time
+         * @description null: never expires
+         */
+        expiresAt: string | null;
+      };
+    };
+    /** Health */
+    Health: {
+      /** @constant */
+      status: "ok";
+    };
+    /** EquipmentUnit */
+    EquipmentUnit: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /**
+       * Format: uuid
+       * @description enclosing unit; null at the top
+       */
+      parentId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** Pagination */
+    Pagination: {
+      /** @description total number of items matching the filters */
+      total: number;
+      /** @description page size applied */
+      limit: number;
+      /** @description number of items skipped */
+      offset: number;
+    };
+    /** EquipmentUnitList */
+    EquipmentUnitList: {
+      data: components["schemas"]["EquipmentUnit"][];
+      pagination: components["schemas"]["Pagination"];
+    };
+    /** Group */
+    Group: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      description: string | null;
+      /** @description members still in the organization */
+      memberCount: number;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** GroupList */
+    GroupList: {
+      data: components["schemas"]["Group"][];
+      pagination: components["schemas"]["Pagination"];
+    };
+    /** User */
+    User: {
+      /** Format: uuid */
+      userId: string;
+      /** @description admin, technician or a custom role name */
+      role: string;
+      profile: {
+        firstName: string;
+        lastName: string;
+        /** @description present only when the key owner holds users.manage */
+        email?: string;
+      };
+    };
+    /** UserList */
+    UserList: {
+      data: components["schemas"]["User"][];
+      pagination: components["schemas"]["Pagination"];
+    };
+    /** AgentRelease */
+    AgentRelease: {
+      /** Format: uuid */
+      id: string;
+      /** @example 2.3.1 */
+      version: string;
+      /** @description windows, macos, linux, ios, android, other */
+      platform: string;
+      /**
+       * @example x86_64
+       * @example arm64
+       */
+      architecture: string;
+      /**
+       * @example stable
+       * @example beta
+       */
+      channel: string;
+      /** Format: date-time */
+      releasedAt: string;
+      downloadUrl: string;
+      /** @description hex SHA-256 of the download */
+      sha256: string;
+    };
+    /** AgentReleaseList */
+    AgentReleaseList: {
+      data: components["schemas"]["AgentRelease"][];
+      pagination: components["schemas"]["Pagination"];
+    };
+    /** IngestAlert */
+    IngestAlert: {
+      /** @description required, 1 to 100 characters */
+      source: string;
+      /** @description required, 1 to 200 characters */
+      title: string;
+      /**
+       * @description info, warning or critical; default warning
+       * @enum {string}
+       */
+      severity?: "info" | "warning" | "critical";
+      /** @description up to 10000 characters */
+      message?: string;
+      /** @description 1 to 200 characters; with source it identifies a duplicate */
+      externalId?: string;
+      /**
+       * Format: uuid
+       * @description equipment of the organization
+       */
+      equipmentId?: string;
+      /**
+       * Format: date-time
+       * @description with a time zone
+       */
+      occurredAt?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** IngestBatch */
+    IngestBatch: {
+      alerts: components["schemas"]["IngestAlert"][];
+    };
+    /** IngestResult */
+    IngestResult: {
+      /** @description alerts in the request */
+      received: number;
+      /** @description alerts stored now */
+      created: number;
+      /** @description alerts whose source + externalId was already known */
+      duplicates: number;
+      /** @description one per received alert, in order; a duplicate's is the id of the alert it repeats */
+      ids: string[];
+    };
+    /** Alert */
+    Alert: {
+      /** Format: uuid */
+      id: string;
+      source: string;
+      externalId: string | null;
+      /** @enum {string} */
+      severity: "info" | "warning" | "critical";
+      /** @enum {string} */
+      status: "open" | "acknowledged" | "resolved";
+      title: string;
+      message: string | null;
+      /** Format: uuid */
+      equipmentId: string | null;
+      /**
+       * Format: date-time
+       * @description sender's time
+       */
+      occurredAt: string | null;
+      /** Format: date-time */
+      receivedAt: string;
+    };
+    /** AlertList */
+    AlertList: {
+      data: components["schemas"]["Alert"][];
+      pagination: components["schemas"]["Pagination"];
+    };
+    /** Ticket */
+    Ticket: {
+      /** Format: uuid */
+      id: string;
+      title: string;
+      /** @enum {string} */
+      status: "open" | "in_progress" | "resolved" | "closed";
+      /** @enum {string} */
+      priority: "low" | "medium" | "high" | "critical";
+      /** Format: uuid */
+      equipment_id: string | null;
+      /**
+       * Format: uuid
+       * @description the key owner's user id
+       */
+      created_by: string;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /** TicketPage */
+    TicketPage: {
+      data: components["schemas"]["Ticket"][];
+      pagination: components["schemas"]["Pagination"];
+    };
+    /** CreateTicket */
+    CreateTicket: {
+      /** @description 5 to 200 characters */
+      title: string;
+      /** @description 10 to 5000 characters */
+      description: string;
+      /**
+       * @description default medium
+       * @enum {string}
+       */
+      priority?: "low" | "medium" | "high" | "critical";
+      /**
+       * Format: uuid
+       * @description equipment of your organization
+       */
+      equipmentId?: string;
+    };
+    /** Equipment */
+    Equipment: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      type:
+        | "workstation"
+        | "laptop"
+        | "server"
+        | "virtual_machine"
+        | "mobile"
+        | "network_device"
+        | "printer"
+        | "other";
+      /** @enum {string|null} */
+      platform: "windows" | "macos" | "linux" | "ios" | "android" | "other" | null;
+      location: string | null;
+      /** Format: uuid */
+      unitId: string | null;
+      managedBy: string | null;
+      /** Format: uuid */
+      assignedUserId: string | null;
+      /** @enum {string} */
+      status: "pending" | "online" | "offline" | "retired";
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** EquipmentPage */
+    EquipmentPage: {
+      data: components["schemas"]["Equipment"][];
+      pagination: components["schemas"]["Pagination"];
+    };
+    /** BulkCreateEquipment */
+    BulkCreateEquipment: {
+      /** @description 1 to 100 records; each is checked on its own */
+      items: {
+        /** @description 1 to 200 characters */
+        name: string;
+        /** @description one of workstation, laptop, server, virtual_machine, mobile, network_device, printer, other */
+        type: string;
+        platform?: string | null;
+        location?: string | null;
+        unitId?: string | null;
+        managedBy?: string | null;
+        assignToUserId?: string | null;
+      }[];
+      /**
+       * @description bulk (default): link reusable 7 days; invitation: one use, 30 days
+       * @enum {string}
+       */
+      tokenKind?: "bulk" | "invitation";
+    };
+    /** BulkCreateResult */
+    BulkCreateResult: {
+      requested: number;
+      created: number;
+      failed: number;
+      items: {
+        name: string;
+        /** Format: uuid */
+        id: string;
+        /**
+         * Format: uri
+         * @description agent install link
+         */
+        installUrl: string;
+      }[];
+      errors: {
+        /** @description position in the request, from 0 */
+        index: number;
+        name: string | null;
+        /** @description field and problem, e.g. `unitId: No unit with this id…` */
+        error: string;
+      }[];
+    };
+    /** InstallInfo */
+    InstallInfo: {
+      /** Format: uuid */
+      equipmentId: string;
+      equipmentName: string;
+      platform: string | null;
+      /** @enum {string} */
+      tokenKind: "bulk" | "invitation";
+      /**
+       * Format: date-time
+       * @description when the link stops working
+       */
+      expiresAt: string;
+      /** @description newest stable release for the equipment's platform; null if none */
+      agentRelease: {
+        id: string;
+        version: string;
+        platform: string;
+        architecture: string;
+        channel: string;
+        /** Format: date-time */
+        releasedAt: string;
+        downloadUrl: string;
+        sha256: string;
+      } | null;
+    };
+    /** ProjectListItem */
+    ProjectListItem: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** PagePagination */
+    PagePagination: {
+      page: number;
+      limit: number;
+      /** @description projects in the organization */
+      total: number;
+    };
+    /** ProjectList */
+    ProjectList: {
+      /** @description newest first; id breaks ties */
+      data: components["schemas"]["ProjectListItem"][];
+      pagination: components["schemas"]["PagePagination"];
+    };
+    /** ProjectCreated */
+    ProjectCreated: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      description: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** Project */
+    Project: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      description: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** ProjectDeleted */
+    ProjectDeleted: {
+      success: boolean;
+      /** @example Project deleted */
+      message: string;
+    };
+    /** Webhook */
+    Webhook: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: string[];
+      active: boolean;
+      /** @description why the service disabled it (410 Gone, failing for 5 days) */
+      disabledReason: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** WebhookList */
+    WebhookList: {
+      /** @description newest first */
+      data: components["schemas"]["Webhook"][];
+      pagination: components["schemas"]["PagePagination"];
+    };
+    /** CreatedWebhook */
+    CreatedWebhook: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: string[];
+      active: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description whsec_… signing secret; shown only in this answer */
+      secret: string;
+    };
+    /** WebhookDeleted */
+    WebhookDeleted: {
+      success: boolean;
+      /** @example Webhook deleted */
+      message: string;
+    };
+    /** WebhookDelivery */
+    WebhookDelivery: {
+      /** Format: uuid */
+      id: string;
+      /** @description the message's `webhook-id` header: the same on every retry, dedupe on it */
+      messageId: string;
+      /**
+       * @deprecated
+       * @description Deprecated alias of messageId (the `webhook-id` header value, not the subscription)
+       */
+      webhookId: string;
+      /**
+       * Format: uuid
+       * @description the subscription (the `:id` of /api/webhooks/:id)
+       */
+      subscriptionId: string;
+      /** Format: uuid */
+      eventId: string;
+      eventType: string;
+      /**
+       * @default pending
+       * @enum {string}
+       */
+      status: "pending" | "sending" | "delivered" | "failed";
+      attempts: number;
+      lastStatusCode: number | null;
+      lastError: string | null;
+      /** Format: date-time */
+      lastAttemptAt: string | null;
+      /**
+       * Format: date-time
+       * @description null unless pending
+       */
+      nextAttemptAt: string | null;
+      /** Format: date-time */
+      deliveredAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** WebhookDeliveryList */
+    WebhookDeliveryList: {
+      /** @description newest first */
+      data: components["schemas"]["WebhookDelivery"][];
+      pagination: components["schemas"]["PagePagination"];
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description the request's id (yours if you sent a valid one); logs carry it too */
+    "X-Request-Id": string;
+    /** @description size of the bucket closest to exhaustion */
+    "X-RateLimit-Limit": number;
+    /** @description requests left in that bucket */
+    "X-RateLimit-Remaining": number;
+    /** @description seconds until that bucket is full again */
+    "X-RateLimit-Reset": number;
+    /** @description IETF draft-11 field for that bucket, e.g. `"ip";r=42;t=18` */
+    RateLimit: string;
+    /** @description IETF draft-11 policies, e.g. `"ip";q=60;w=60, "key";q=600;w=60, "burst";q=10;w=1` */
+    "RateLimit-Policy": string;
+    /** @description whole seconds to wait before retrying */
+    "Retry-After": number;
+    /** @description the organization's daily quota (sliding 24 h); `unlimited` on an unlimited plan */
+    "X-Quota-Limit": string;
+    /** @description requests counted in the last 24 h */
+    "X-Quota-Used": number;
+    /** @description requests left in the daily quota; `unlimited` on an unlimited plan */
+    "X-Quota-Remaining": string;
+    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+    "Idempotent-Replayed": "true";
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  getApiV1Whoami: {
+  getWhoami: {
     parameters: {
       query?: never;
       header?: never;
@@ -408,110 +921,91 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** Whoami */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            organization: {
-              id: string;
-              name: string;
-            };
-            user: {
-              id: string;
-              /** @description effective role */
-              role: string;
-            };
-            apiKey: {
-              name: string;
-              scopes: string[];
-              expiresAt: (string | null) | null;
-            };
-          };
+          "application/json": components["schemas"]["Whoami"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiV1Health: {
+  getHealth: {
     parameters: {
       query?: never;
       header?: never;
@@ -520,104 +1014,95 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** Health */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @constant */
-            status: "ok";
-          };
+          "application/json": components["schemas"]["Health"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  "getApiV1Equipment-units": {
+  listEquipmentUnits: {
     parameters: {
       query?: {
-        /** @description page size, 1 to 200 (default 50); outside → 400 */
-        limit?: string | number;
-        /** @description items to skip, ≥ 0 (default 0) */
-        offset?: string | number;
+        limit?: number;
+        offset?: number;
       };
       header?: never;
       path?: never;
@@ -625,135 +1110,110 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** EquipmentUnitList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            data: {
-              /** Format: uuid */
-              id: string;
-              name: string;
-              parentId: (string | null) | null;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
-            pagination: {
-              /** @description total number of items matching the filters */
-              total: number;
-              /** @description page size applied */
-              limit: number;
-              /** @description number of items skipped */
-              offset: number;
-            };
-          };
+          "application/json": components["schemas"]["EquipmentUnitList"];
         };
       };
       /** @description Validation failed, with details naming each field */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiV1Groups: {
+  listGroups: {
     parameters: {
       query?: {
-        /** @description page size, 1 to 200 (default 50); outside → 400 */
-        limit?: string | number;
-        /** @description items to skip, ≥ 0 (default 0) */
-        offset?: string | number;
+        limit?: number;
+        offset?: number;
       };
       header?: never;
       path?: never;
@@ -761,137 +1221,110 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** GroupList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            data: {
-              /** Format: uuid */
-              id: string;
-              name: string;
-              description: (string | null) | null;
-              /** @description members still in the organization */
-              memberCount: number;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
-            pagination: {
-              /** @description total number of items matching the filters */
-              total: number;
-              /** @description page size applied */
-              limit: number;
-              /** @description number of items skipped */
-              offset: number;
-            };
-          };
+          "application/json": components["schemas"]["GroupList"];
         };
       };
       /** @description Validation failed, with details naming each field */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiV1Users: {
+  listUsers: {
     parameters: {
       query?: {
-        /** @description page size, 1 to 200 (default 50); outside → 400 */
-        limit?: string | number;
-        /** @description items to skip, ≥ 0 (default 0) */
-        offset?: string | number;
+        limit?: number;
+        offset?: number;
       };
       header?: never;
       path?: never;
@@ -899,142 +1332,111 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** UserList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            data: {
-              /** Format: uuid */
-              userId: string;
-              /** @description admin, technician or a custom role name */
-              role: string;
-              profile: {
-                firstName: string;
-                lastName: string;
-                /** @description present only when the key owner holds users.manage */
-                email?: string;
-              };
-            }[];
-            pagination: {
-              /** @description total number of items matching the filters */
-              total: number;
-              /** @description page size applied */
-              limit: number;
-              /** @description number of items skipped */
-              offset: number;
-            };
-          };
+          "application/json": components["schemas"]["UserList"];
         };
       };
       /** @description Validation failed, with details naming each field */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  "getApiV1Agent-releases": {
+  listAgentReleases: {
     parameters: {
       query?: {
-        /** @description page size, 1 to 200 (default 50); outside → 400 */
-        limit?: string | number;
-        /** @description items to skip, ≥ 0 (default 0) */
-        offset?: string | number;
-        /** @description one of windows, macos, linux, ios, android, other */
+        limit?: number;
+        offset?: number;
         platform?: "windows" | "macos" | "linux" | "ios" | "android" | "other";
-        /** @description e.g. stable or beta; an unknown channel lists nothing */
         channel?: string;
       };
       header?: never;
@@ -1043,144 +1445,106 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** AgentReleaseList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            data: {
-              /** Format: uuid */
-              id: string;
-              /** @example 2.3.1 */
-              version: string;
-              /** @description windows, macos, linux, ios, android, other */
-              platform: string;
-              /**
-               * @example x86_64
-               * @example arm64
-               */
-              architecture: string;
-              /**
-               * @example stable
-               * @example beta
-               */
-              channel: string;
-              /** Format: date-time */
-              releasedAt: string;
-              downloadUrl: string;
-              /** @description hex SHA-256 of the download */
-              sha256: string;
-            }[];
-            pagination: {
-              /** @description total number of items matching the filters */
-              total: number;
-              /** @description page size applied */
-              limit: number;
-              /** @description number of items skipped */
-              offset: number;
-            };
-          };
+          "application/json": components["schemas"]["AgentReleaseList"];
         };
       };
       /** @description Validation failed, with details naming each field */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  postApiV1AlertsIngest: {
+  ingestAlerts: {
     parameters: {
       query?: never;
       header?: never;
@@ -1190,166 +1554,125 @@ export interface operations {
     requestBody: {
       content: {
         "application/json":
-          | ({
-              /** @description required, 1 to 100 characters */
-              source: string;
-              /** @description required, 1 to 200 characters */
-              title: string;
-              /** @description info, warning or critical; default warning */
-              severity?: "info" | "warning" | "critical";
-              /** @description up to 10000 characters */
-              message?: string;
-              /** @description 1 to 200 characters; with source it identifies a duplicate */
-              externalId?: string;
-              /**
-               * Format: uuid
-               * @description equipment of the organization
-               */
-              equipmentId?: string;
-              /**
-               * Format: date-time
-               * @description with a time zone
-               */
-              occurredAt?: string;
-            } & {
-              [key: string]: unknown;
-            })
-          | {
-              alerts: ({
-                /** @description required, 1 to 100 characters */
-                source: string;
-                /** @description required, 1 to 200 characters */
-                title: string;
-                /** @description info, warning or critical; default warning */
-                severity?: "info" | "warning" | "critical";
-                /** @description up to 10000 characters */
-                message?: string;
-                /** @description 1 to 200 characters; with source it identifies a duplicate */
-                externalId?: string;
-                /**
-                 * Format: uuid
-                 * @description equipment of the organization
-                 */
-                equipmentId?: string;
-                /**
-                 * Format: date-time
-                 * @description with a time zone
-                 */
-                occurredAt?: string;
-              } & {
-                [key: string]: unknown;
-              })[];
-            };
+          | components["schemas"]["IngestAlert"]
+          | components["schemas"]["IngestBatch"];
       };
     };
     responses: {
-      /** IngestResult */
+      /** @description Accepted */
       202: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description alerts in the request */
-            received: number;
-            /** @description alerts stored now */
-            created: number;
-            /** @description alerts whose source + externalId was already known */
-            duplicates: number;
-            /** @description one per received alert, in order; a duplicate's is the id of the alert it repeats */
-            ids: string[];
-          };
+          "application/json": components["schemas"]["IngestResult"];
         };
       };
       /** @description Validation failed, with details naming each field */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description IP not allowed: the caller's address is in no ingest source */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
-      429: {
+      /** @description `Request body too large (limit 1 MiB)` */
+      413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON: send it with `Content-Type: application/json` */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiV1Alerts: {
+  listAlerts: {
     parameters: {
       query?: {
-        /** @description page size, 1 to 200 (default 50); outside → 400 */
-        limit?: string | number;
-        /** @description items to skip, ≥ 0 (default 0) */
-        offset?: string | number;
-        /** @description one of open, acknowledged, resolved */
+        limit?: number;
+        offset?: number;
         status?: "open" | "acknowledged" | "resolved";
-        /** @description one of info, warning, critical */
         severity?: "info" | "warning" | "critical";
       };
       header?: never;
@@ -1358,146 +1681,111 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** AlertList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            data: {
-              /** Format: uuid */
-              id: string;
-              source: string;
-              externalId: (string | null) | null;
-              /** @description one of info, warning, critical */
-              severity: "info" | "warning" | "critical";
-              /** @description one of open, acknowledged, resolved */
-              status: "open" | "acknowledged" | "resolved";
-              title: string;
-              message: (string | null) | null;
-              equipmentId: (string | null) | null;
-              occurredAt: (string | null) | null;
-              /** Format: date-time */
-              receivedAt: string;
-            }[];
-            pagination: {
-              /** @description total number of items matching the filters */
-              total: number;
-              /** @description page size applied */
-              limit: number;
-              /** @description number of items skipped */
-              offset: number;
-            };
-          };
+          "application/json": components["schemas"]["AlertList"];
         };
       };
       /** @description Validation failed, with details naming each field */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiV1Tickets: {
+  listTickets: {
     parameters: {
       query?: {
-        /** @description page size, 1 to 200 (default 50); outside → 400 */
-        limit?: string | number;
-        /** @description items to skip, ≥ 0 (default 0) */
-        offset?: string | number;
-        /** @description one of open, in_progress, resolved, closed */
+        limit?: number;
+        offset?: number;
         status?: "open" | "in_progress" | "resolved" | "closed";
-        /** @description one of low, medium, high, critical */
         priority?: "low" | "medium" | "high" | "critical";
       };
       header?: never;
@@ -1506,311 +1794,270 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** TicketPage */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            data: {
-              /** Format: uuid */
-              id: string;
-              title: string;
-              /** @description one of open, in_progress, resolved, closed */
-              status: "open" | "in_progress" | "resolved" | "closed";
-              /** @description one of low, medium, high, critical */
-              priority: "low" | "medium" | "high" | "critical";
-              equipment_id: (string | null) | null;
-              /**
-               * Format: uuid
-               * @description the key owner's user id
-               */
-              created_by: string;
-              /** Format: date-time */
-              created_at: string;
-            }[];
-            pagination: {
-              /** @description total number of items matching the filters */
-              total: number;
-              /** @description page size applied */
-              limit: number;
-              /** @description number of items skipped */
-              offset: number;
-            };
-          };
+          "application/json": components["schemas"]["TicketPage"];
         };
       };
       /** @description Validation failed (details name each field), or malformed JSON */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  postApiV1Tickets: {
+  createTicket: {
     parameters: {
       query?: never;
       header?: {
-        /** @description replays the first response for 24 h (same body) */
-        "idempotency-key"?: string;
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
-        "application/json": {
-          /** @description 5 to 200 characters */
-          title: string;
-          /** @description 10 to 5000 characters */
-          description: string;
-          /** @description default medium */
-          priority?: "low" | "medium" | "high" | "critical";
-          /**
-           * Format: uuid
-           * @description equipment of your organization
-           */
-          equipmentId?: string;
-        };
+        "application/json": components["schemas"]["CreateTicket"];
       };
     };
     responses: {
-      /** Ticket */
+      /** @description Created */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            title: string;
-            /** @description one of open, in_progress, resolved, closed */
-            status: "open" | "in_progress" | "resolved" | "closed";
-            /** @description one of low, medium, high, critical */
-            priority: "low" | "medium" | "high" | "critical";
-            equipment_id: (string | null) | null;
-            /**
-             * Format: uuid
-             * @description the key owner's user id
-             */
-            created_by: string;
-            /** Format: date-time */
-            created_at: string;
-          };
+          "application/json": components["schemas"]["Ticket"];
         };
       };
       /** @description Validation failed (details name each field), or malformed JSON */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Idempotency-Key reused with a different body, or still in progress */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
-      429: {
+      /** @description `Request body too large (limit 1 MiB)` */
+      413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON: send it with `Content-Type: application/json` */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiV1Equipments: {
+  listEquipment: {
     parameters: {
       query?: {
-        /** @description page size, 1 to 200 (default 50); outside → 400 */
-        limit?: string | number;
-        /** @description items to skip, ≥ 0 (default 0) */
-        offset?: string | number;
-        /** @description one of pending, online, offline, retired */
+        limit?: number;
+        offset?: number;
         status?: "pending" | "online" | "offline" | "retired";
       };
       header?: never;
@@ -1819,321 +2066,266 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** EquipmentPage */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            data: {
-              /** Format: uuid */
-              id: string;
-              name: string;
-              /** @description one of workstation, laptop, server, virtual_machine, mobile, network_device, printer, other */
-              type:
-                | "workstation"
-                | "laptop"
-                | "server"
-                | "virtual_machine"
-                | "mobile"
-                | "network_device"
-                | "printer"
-                | "other";
-              platform:
-                | (("windows" | "macos" | "linux" | "ios" | "android" | "other") | null)
-                | null;
-              location: (string | null) | null;
-              unitId: (string | null) | null;
-              managedBy: (string | null) | null;
-              assignedUserId: (string | null) | null;
-              /** @description new records are pending */
-              status: "pending" | "online" | "offline" | "retired";
-              /** Format: date-time */
-              createdAt: string;
-            }[];
-            pagination: {
-              /** @description total number of items matching the filters */
-              total: number;
-              /** @description page size applied */
-              limit: number;
-              /** @description number of items skipped */
-              offset: number;
-            };
-          };
+          "application/json": components["schemas"]["EquipmentPage"];
         };
       };
       /** @description Validation failed: limit, offset or status */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  "postApiV1EquipmentsBulk-create": {
+  bulkCreateEquipment: {
     parameters: {
       query?: never;
       header?: {
-        /** @description replays the first response for 24 h (same body) */
-        "idempotency-key"?: string;
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
-        "application/json": {
-          /** @description 1 to 100 records; each is checked on its own */
-          items: {
-            /** @description 1 to 200 characters */
-            name: string;
-            /** @description one of workstation, laptop, server, virtual_machine, mobile, network_device, printer, other */
-            type: string;
-            platform?: (string | null) | null;
-            location?: (string | null) | null;
-            unitId?: (string | null) | null;
-            managedBy?: (string | null) | null;
-            assignToUserId?: (string | null) | null;
-          }[];
-          /** @description bulk (default): link reusable 7 days; invitation: one use, 30 days */
-          tokenKind?: "bulk" | "invitation";
-        };
+        "application/json": components["schemas"]["BulkCreateEquipment"];
       };
     };
     responses: {
-      /** BulkCreateResult */
+      /** @description Created */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            requested: number;
-            created: number;
-            failed: number;
-            items: {
-              name: string;
-              /** Format: uuid */
-              id: string;
-              /**
-               * Format: uri
-               * @description agent install link
-               */
-              installUrl: string;
-            }[];
-            errors: {
-              /** @description position in the request, from 0 */
-              index: number;
-              name: (string | null) | null;
-              /** @description field and problem, e.g. `unitId: No unit with this id…` */
-              error: string;
-            }[];
-          };
+          "application/json": components["schemas"]["BulkCreateResult"];
         };
       };
       /** @description Validation failed: the body's shape, more than 100 items, or no item valid (details name each item's field, e.g. ["items","2","unitId"]) */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Idempotency-Key reused with a different body, or still in progress */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
-      429: {
+      /** @description `Request body too large (limit 1 MiB)` */
+      413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON: send it with `Content-Type: application/json` */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+          "X-Quota-Used": components["headers"]["X-Quota-Used"];
+          "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getInstallByToken: {
+  getInstallInfo: {
     parameters: {
       query?: never;
       header?: never;
@@ -2144,83 +2336,63 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** InstallInfo */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            equipmentId: string;
-            equipmentName: string;
-            platform: (string | null) | null;
-            /** @description one of bulk, invitation */
-            tokenKind: "bulk" | "invitation";
-            /**
-             * Format: date-time
-             * @description when the link stops working
-             */
-            expiresAt: string;
-            agentRelease:
-              | ({
-                  id: string;
-                  version: string;
-                  platform: string;
-                  architecture: string;
-                  channel: string;
-                  /** Format: date-time */
-                  releasedAt: string;
-                  downloadUrl: string;
-                  sha256: string;
-                } | null)
-              | null;
-          };
+          "application/json": components["schemas"]["InstallInfo"];
+        };
+      };
+      /** @description `HTTPS required` */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Install link not found */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Install link expired, or an invitation link already used */
       410: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unexpected error; the cause is logged with the request id */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiProjects: {
+  listProjects: {
     parameters: {
       query?: {
-        /** @description 1 or more; default 1 */
-        page?: string | number;
-        /** @description 1 to 100; default 10 */
-        limit?: string | number;
+        page?: number;
+        limit?: number;
       };
       header?: never;
       path?: never;
@@ -2228,132 +2400,99 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** ProjectList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description newest first; id breaks ties */
-            data: {
-              /** Format: uuid */
-              id: string;
-              name: string;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
-            pagination: {
-              page: number;
-              limit: number;
-              /** @description projects in the organization */
-              total: number;
-            };
-          };
+          "application/json": components["schemas"]["ProjectList"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  postApiProjects: {
+  createProject: {
     parameters: {
       query?: never;
       header?: {
-        /** @description same key and body within 24 h replays the first answer (1–255 ASCII) */
-        "idempotency-key"?: string;
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
@@ -2369,388 +2508,343 @@ export interface operations {
       };
     };
     responses: {
-      /** ProjectCreated */
+      /** @description Created */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            description: string;
-            /** Format: date-time */
-            createdAt: string;
-          };
+          "application/json": components["schemas"]["ProjectCreated"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Idempotency-Key reused with a different body */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
-      429: {
+      /** @description `Request body too large (limit 1 MiB)` */
+      413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON: send it with `Content-Type: application/json` */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiProjectsById: {
+  getProject: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description project id (uuid) */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** Project */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            description: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Project"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such project in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  deleteApiProjectsById: {
+  deleteProject: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description project id (uuid) */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** ProjectDeleted */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            success: boolean;
-            /** @example Project deleted */
-            message: string;
-          };
+          "application/json": components["schemas"]["ProjectDeleted"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such project in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  patchApiProjectsById: {
+  updateProject: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description project id (uuid) */
         id: string;
       };
       cookie?: never;
@@ -2766,144 +2860,144 @@ export interface operations {
       };
     };
     responses: {
-      /** Project */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            description: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Project"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such project in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
-      429: {
+      /** @description `Request body too large (limit 1 MiB)` */
+      413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON: send it with `Content-Type: application/json` */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiWebhooks: {
+  listWebhooks: {
     parameters: {
       query?: {
-        /** @description default 1 */
-        page?: string | number;
-        /** @description 1 to 100; default 10 */
-        limit?: string | number;
+        page?: number;
+        limit?: number;
       };
       header?: never;
       path?: never;
@@ -2911,136 +3005,99 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** WebhookList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description newest first */
-            data: {
-              /** Format: uuid */
-              id: string;
-              url: string;
-              events: string[];
-              active: boolean;
-              disabledReason: (string | null) | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
-            }[];
-            pagination: {
-              page: number;
-              limit: number;
-              total: number;
-            };
-          };
+          "application/json": components["schemas"]["WebhookList"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  postApiWebhooks: {
+  createWebhook: {
     parameters: {
       query?: never;
       header?: {
-        /** @description replays the first response for 24 h (same body) */
-        "idempotency-key"?: string;
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
@@ -3056,427 +3113,373 @@ export interface operations {
       };
     };
     responses: {
-      /** CreatedWebhook */
+      /** @description Created */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: string[];
-            active: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description whsec_… signing secret; shown only in this answer */
-            secret: string;
-          };
+          "application/json": components["schemas"]["CreatedWebhook"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description 20 webhooks already exist, or Idempotency-Key reused with a different body / still in progress */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
-      429: {
+      /** @description `Request body too large (limit 1 MiB)` */
+      413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON: send it with `Content-Type: application/json` */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiWebhooksById: {
+  getWebhook: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description webhook id (uuid) */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** Webhook */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: string[];
-            active: boolean;
-            disabledReason: (string | null) | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Webhook"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such webhook in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  deleteApiWebhooksById: {
+  deleteWebhook: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description webhook id (uuid) */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** WebhookDeleted */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            success: boolean;
-            /** @example Webhook deleted */
-            message: string;
-          };
+          "application/json": components["schemas"]["WebhookDeleted"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such webhook in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  patchApiWebhooksById: {
+  updateWebhook: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description webhook id (uuid) */
         id: string;
       };
       cookie?: never;
@@ -3493,311 +3496,257 @@ export interface operations {
       };
     };
     responses: {
-      /** Webhook */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: string[];
-            active: boolean;
-            disabledReason: (string | null) | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-          };
+          "application/json": components["schemas"]["Webhook"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such webhook in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
-      429: {
+      /** @description `Request body too large (limit 1 MiB)` */
+      413: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON: send it with `Content-Type: application/json` */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  getApiWebhooksByIdDeliveries: {
+  listWebhookDeliveries: {
     parameters: {
       query?: {
-        /** @description default 1 */
-        page?: string | number;
-        /** @description 1 to 100; default 10 */
-        limit?: string | number;
+        page?: number;
+        limit?: number;
       };
       header?: never;
       path: {
-        /** @description webhook id (uuid) */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** WebhookDeliveryList */
+      /** @description OK */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description newest first */
-            data: {
-              /** Format: uuid */
-              id: string;
-              /** @description the webhook-id header, the same on every retry */
-              webhookId: string;
-              /** Format: uuid */
-              subscriptionId: string;
-              /** Format: uuid */
-              eventId: string;
-              eventType: string;
-              /**
-               * @default pending
-               * @enum {string}
-               */
-              status: "pending" | "sending" | "delivered" | "failed";
-              attempts: number;
-              lastStatusCode: (number | null) | null;
-              lastError: (string | null) | null;
-              lastAttemptAt: (string | null) | null;
-              /** @description null unless pending */
-              nextAttemptAt: (string | null) | null;
-              deliveredAt: (string | null) | null;
-              /** Format: date-time */
-              createdAt: string;
-            }[];
-            pagination: {
-              page: number;
-              limit: number;
-              total: number;
-            };
-          };
+          "application/json": components["schemas"]["WebhookDeliveryList"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such webhook in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
   };
-  postApiWebhooksByIdDeliveriesByDeliveryIdRetry: {
+  retryWebhookDelivery: {
     parameters: {
       query?: never;
       header?: never;
@@ -3809,165 +3758,120 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** WebhookDelivery */
+      /** @description Accepted */
       202: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: uuid */
-            id: string;
-            /** @description the webhook-id header, the same on every retry */
-            webhookId: string;
-            /** Format: uuid */
-            subscriptionId: string;
-            /** Format: uuid */
-            eventId: string;
-            eventType: string;
-            /**
-             * @default pending
-             * @enum {string}
-             */
-            status: "pending" | "sending" | "delivered" | "failed";
-            attempts: number;
-            lastStatusCode: (number | null) | null;
-            lastError: (string | null) | null;
-            lastAttemptAt: (string | null) | null;
-            /** @description null unless pending */
-            nextAttemptAt: (string | null) | null;
-            deliveredAt: (string | null) | null;
-            /** Format: date-time */
-            createdAt: string;
-          };
+          "application/json": components["schemas"]["WebhookDelivery"];
         };
       };
       /** @description Validation failed, with details */
       400: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["ValidationError"];
         };
       };
       /** @description key missing, invalid, expired, revoked, or owner left the organization */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description missing scope or permission, plan without API access, or HTTPS required */
       403: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description no such webhook in the caller's organization (malformed ids included) */
       404: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description the webhook is disabled, or an attempt is in flight */
       409: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
-      /**
-       * RateLimited
-       * @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining.
-       */
+      /** @description With `Retry-After` (whole seconds; 3600 for the daily quota). Every /api/v1 answer carries X-RateLimit-Limit/Remaining/Reset, RateLimit-Policy and RateLimit, and once the key is known X-Quota-Limit/Used/Remaining. */
       429: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+          "Retry-After": components["headers"]["Retry-After"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description `Too many requests` (per IP), `API key rate limit exceeded` (per key or burst), `API quota exceeded` (daily quota), `Rate limit exceeded` (interface B plan limit) */
-            error: string;
-            /** @description seconds; rate limits only */
-            retryAfter?: number;
-            /** @description daily quota only */
-            limit?: number;
-            /** @description daily quota only */
-            used?: number;
-            /**
-             * @description daily quota only
-             * @constant
-             */
-            window?: "24h";
-          };
+          "application/json": components["schemas"]["RateLimited"];
         };
       };
       /** @description unexpected server error; the cause is logged with the request id */
       500: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          RateLimit: components["headers"]["RateLimit"];
+          "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description what went wrong, in plain words */
-            error: string;
-            details?: {
-              /** @description names the field, e.g. ["items", "0", "name"] */
-              path: string[];
-              message: string;
-            }[];
-          };
+          "application/json": components["schemas"]["Error"];
         };
       };
     };

@@ -8,6 +8,7 @@ import { buildSchema } from "./graphql/schema.ts";
 import { graphqlRoute } from "./graphql/yoga.ts";
 import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
+import { inputGuard } from "./http/input-guard.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { createLimits } from "./http/limits.ts";
 import type { QuotaCounter } from "./http/quota-store.ts";
@@ -87,6 +88,7 @@ function buildElysia(
     .use(rateLimitPlugin(services.limits))
     .use(errorHandler(logger))
     .use(jsonBody())
+    .use(inputGuard())
     .use(
       swagger({
         path: "/swagger",

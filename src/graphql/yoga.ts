@@ -10,6 +10,7 @@ import { requestMeta } from "../http/request-context.ts";
 import { errorFields } from "../logger.ts";
 import type { Services } from "../services.ts";
 import { createContext } from "./context.ts";
+import { inputGuardPlugin } from "./input-guard-plugin.ts";
 
 interface ServerContext {
   principal: Principal | null;
@@ -27,7 +28,7 @@ export function graphqlRoute(services: Services, schema: GraphQLSchema) {
     landingPage: false,
     logging: false,
     context: ({ principal, operator }) => createContext(services, { principal, operator }),
-    plugins: [maxDepthPlugin({ n: 10 }), costLimitPlugin({ maxCost: 5000 })],
+    plugins: [maxDepthPlugin({ n: 10 }), costLimitPlugin({ maxCost: 5000 }), inputGuardPlugin()],
     maskedErrors: {
       maskError(error, _message, _isDev) {
         if (asApiError(error)) return error as Error;

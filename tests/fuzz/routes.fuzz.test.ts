@@ -8,7 +8,9 @@ import {
   type FreshDatabase,
   factories,
   freshDatabase,
+  graphql,
   send,
+  TEST_ADMIN_TOKEN,
 } from "../helpers/harness.ts";
 import { ALL_EVENTS, PUBLIC_URL } from "../helpers/webhooks.ts";
 
@@ -50,6 +52,8 @@ const operations: Operation[] = [];
 let keys: (string | undefined)[] = [];
 /** ids that exist, so some requests reach past "not found" */
 let knownIds: string[] = [];
+/** GraphQL operations with plausible variables: [token, document, variables] */
+let graphqlCases: [string, string, Record<string, unknown>][] = [];
 
 beforeAll(async () => {
   fresh = await freshDatabase("pglite");
@@ -108,6 +112,108 @@ beforeAll(async () => {
     generateApiKey(),
     "orgit_short",
     `${all.key.slice(0, -1)}0`,
+  ];
+  const orgId = all.organizationId;
+  const userId = all.user.id;
+  const op = (name: string, args: string, call: string) =>
+    `mutation (${args}) { ${name}(${call}) { __typename } }`;
+  graphqlCases = [
+    [
+      all.key,
+      op("createProject", "$input: CreateProjectInput!", "input: $input"),
+      { input: { name: "p", description: "d" } },
+    ],
+    [
+      all.key,
+      op("updateProject", "$id: ID!, $input: UpdateProjectInput!", "id: $id, input: $input"),
+      { id: project.id, input: { name: "q" } },
+    ],
+    [
+      all.key,
+      op("createTicket", "$input: CreateTicketInput!", "input: $input"),
+      {
+        input: {
+          title: "Printer jams",
+          description: "Printer on floor 2 jams on every page",
+          priority: "high",
+        },
+      },
+    ],
+    [
+      all.key,
+      op("bulkCreateEquipment", "$input: BulkCreateEquipmentInput!", "input: $input"),
+      { input: { items: [{ name: "a", type: "laptop" }] } },
+    ],
+    [
+      all.key,
+      op("createWebhook", "$input: CreateWebhookInput!", "input: $input"),
+      { input: { url: PUBLIC_URL, events: ["project.created"] } },
+    ],
+    [
+      all.key,
+      "query ($limit: Int, $offset: Int) { tickets(limit: $limit, offset: $offset) { __typename } }",
+      { limit: 10, offset: 0 },
+    ],
+    [all.key, "query ($id: ID!) { project(id: $id) { __typename } }", { id: project.id }],
+    [
+      TEST_ADMIN_TOKEN,
+      op("createOrganization", "$input: CreateOrganizationInput!", "input: $input"),
+      { input: { name: "o" } },
+    ],
+    [
+      TEST_ADMIN_TOKEN,
+      op("createUser", "$input: CreateUserInput!", "input: $input"),
+      { input: { email: "a@b.co", firstName: "A", lastName: "B" } },
+    ],
+    [
+      TEST_ADMIN_TOKEN,
+      op("addMember", "$input: AddMemberInput!", "input: $input"),
+      { input: { organizationId: orgId, userId, role: "technician" } },
+    ],
+    [
+      TEST_ADMIN_TOKEN,
+      op("createRole", "$input: CreateRoleInput!", "input: $input"),
+      {
+        input: {
+          organizationId: orgId,
+          name: "r",
+          seat: "TECHNICIAN",
+          permissions: ["tickets.manage"],
+        },
+      },
+    ],
+    [
+      TEST_ADMIN_TOKEN,
+      op("createApiKey", "$input: CreateApiKeyInput!", "input: $input"),
+      {
+        input: {
+          organizationId: orgId,
+          userId,
+          name: "k",
+          scopes: ["tickets:read"],
+          expiresAt: "2030-01-01T00:00:00Z",
+        },
+      },
+    ],
+    [
+      TEST_ADMIN_TOKEN,
+      op("addIngestSource", "$input: AddIngestSourceInput!", "input: $input"),
+      { input: { organizationId: orgId, cidr: "10.0.0.0/8", label: "x" } },
+    ],
+    [
+      TEST_ADMIN_TOKEN,
+      op("createAgentRelease", "$input: CreateAgentReleaseInput!", "input: $input"),
+      {
+        input: {
+          version: "1.0.0",
+          platform: "linux",
+          architecture: "x64",
+          channel: "stable",
+          downloadUrl: "https://example.com/a",
+          sha256: "a".repeat(64),
+        },
+      },
+    ],
   ];
   const doc = await (await send(app, "/swagger/json")).json();
   for (const [path, item] of Object.entries<Record<string, Record<string, unknown>>>(doc.paths)) {
@@ -445,4 +551,30 @@ test("every route in the OpenAPI document: never a 5xx, every error a JSON { err
     );
   }
   if (process.env.FUZZ_VERBOSE) console.log([...statuses].sort().join("\n"));
+}, 120_000);
+
+test("/graphql: mutated variables of domain and operator operations never give a 5xx or an internal error", async () => {
+  for (const [token, document, variables] of graphqlCases) {
+    // the unmutated call must be a valid document, or the fuzzing below would test nothing
+    const pristine = await graphql(app, token, document, variables);
+    const invalid = pristine.json.errors?.find((e) => !e.extensions?.code);
+    expect(invalid?.message, document).toBeUndefined();
+    await fc.assert(
+      fc.asyncProperty(mutate(variables), async (mutated) => {
+        const { response, json } = await graphql(
+          app,
+          token,
+          document,
+          mutated as Record<string, unknown>,
+        );
+        const where = `${document} ${JSON.stringify(mutated).slice(0, 200)} → ${response.status} ${JSON.stringify(json).slice(0, 300)}`;
+        if (response.status >= 500) throw new Error(`server error: ${where}`);
+        const internal = json.errors?.find(
+          (e) => e.extensions?.code === "INTERNAL" || e.message === "Internal server error",
+        );
+        if (internal) throw new Error(`internal error: ${where}`);
+      }),
+      { seed: SEED, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+    );
+  }
 }, 120_000);

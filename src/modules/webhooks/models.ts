@@ -76,7 +76,7 @@ const { page: P, limit: L } = WEBHOOK_LIMITS;
  */
 export const PageQuery = t.Object({
   page: t.Optional(
-    t.Integer({ error: "Must be an integer", description: `${P.min} to ${P.max}; default 1` }),
+    t.Integer({ error: "Must be an integer", description: `${P.min} or more; default 1` }),
   ),
   limit: t.Optional(
     t.Integer({ error: "Must be an integer", description: `${L.min} to ${L.max}; default 10` }),

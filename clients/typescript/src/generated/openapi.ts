@@ -2900,7 +2900,7 @@ export interface operations {
   getApiWebhooks: {
     parameters: {
       query?: {
-        /** @description default 1 */
+        /** @description 1 or more; default 1 */
         page?: string | number;
         /** @description 1 to 100; default 10 */
         limit?: string | number;
@@ -3629,7 +3629,7 @@ export interface operations {
   getApiWebhooksByIdDeliveries: {
     parameters: {
       query?: {
-        /** @description default 1 */
+        /** @description 1 or more; default 1 */
         page?: string | number;
         /** @description 1 to 100; default 10 */
         limit?: string | number;

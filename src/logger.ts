@@ -64,11 +64,13 @@ export function errorFields(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { error: redactSecrets(String(error)) };
   const query = (error as { query?: unknown }).query;
   if (typeof query === "string" && "params" in error) {
-    const cause = error.cause as { message?: string; code?: string } | undefined;
+    // Drizzle wraps the driver's error (its message lists the parameters); PGlite's own error
+    // also carries `query` and `params`, but its message is Postgres's alone
+    const cause = (error.cause ?? error) as { message?: string; code?: string };
     return {
-      error: `Database error: ${withoutValues(cause?.message ?? "query failed")}`,
+      error: `Database error: ${withoutValues(cause.message ?? "query failed")}`,
       errorName: error.name,
-      sqlState: cause?.code,
+      sqlState: cause.code,
       query,
       stack: framesOf(error.stack),
     };

@@ -227,7 +227,7 @@ beforeAll(async () => {
       });
     }
   }
-});
+}, 60_000); // an embedded database and its migrations can take seconds on a loaded machine
 
 afterAll(async () => {
   await app?.stop();

@@ -8,6 +8,7 @@ import { graphqlRoute } from "./graphql/yoga.ts";
 import { apiDocs } from "./http/api-docs.ts";
 import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
+import { inputGuard } from "./http/input-guard.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { createLimits } from "./http/limits.ts";
 import { probeRoutes } from "./http/probes.ts";
@@ -89,6 +90,7 @@ function buildElysia(
     .use(rateLimitPlugin(services.limits))
     .use(errorHandler(logger))
     .use(jsonBody())
+    .use(inputGuard())
     .use(probeRoutes(services.database, logger))
     .use(apiDocs(config))
     .use(identityRoutes(deps))

@@ -1,13 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { apiKeys, memberships, organizations, roles } from "../db/schema/index.ts";
-import {
-  BUILT_IN_ROLES,
-  isPermission,
-  isScope,
-  type Permission,
-  type Seat,
-} from "./permissions.ts";
+import { builtInRole, isPermission, isScope, type Permission, type Seat } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 
 /** What one key hash resolves to; cached by the KeyStore. */
@@ -89,7 +83,7 @@ function resolveRole(
   customSeat: Seat | null,
   customPermissions: string[] | null,
 ): { seat: Seat; permissions: ReadonlySet<Permission> } | null {
-  const builtIn = BUILT_IN_ROLES[name];
+  const builtIn = builtInRole(name);
   if (builtIn) return { seat: builtIn.seat, permissions: new Set(builtIn.permissions) };
   if (!customSeat || !customPermissions) return null;
   return { seat: customSeat, permissions: new Set(customPermissions.filter(isPermission)) };

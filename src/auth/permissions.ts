@@ -59,6 +59,13 @@ export const BUILT_IN_ROLES: Record<string, RoleDefinition> = {
   },
 };
 
+/**
+ * The built-in role of that name, or undefined. An own-property lookup: `role in BUILT_IN_ROLES`
+ * or `BUILT_IN_ROLES[role]` would also find `constructor`, `toString`… on the prototype.
+ */
+export const builtInRole = (name: string): RoleDefinition | undefined =>
+  Object.hasOwn(BUILT_IN_ROLES, name) ? BUILT_IN_ROLES[name] : undefined;
+
 export const isPermission = (p: string): p is Permission =>
   (PERMISSIONS as readonly string[]).includes(p);
 export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);

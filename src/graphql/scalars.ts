@@ -1,11 +1,10 @@
 import { GraphQLScalarType, Kind } from "graphql";
+import { INSTANT_FORMAT, parseInstant } from "../input-safety.ts";
 
+// the same strict instant as REST (input-safety.ts): no rolled-over days, years 0001–9999
 const parseDate = (value: unknown): Date => {
-  if (typeof value !== "string") throw new TypeError("DateTime must be an ISO 8601 string");
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) {
-    throw new TypeError(`DateTime must be an ISO 8601 timestamp, got "${value}"`);
-  }
+  const date = typeof value === "string" ? parseInstant(value) : undefined;
+  if (!date) throw new TypeError(`DateTime: ${INSTANT_FORMAT}`);
   return date;
 };
 

@@ -8,6 +8,7 @@ import { requestMeta } from "../http/request-context.ts";
 import { errorFields } from "../logger.ts";
 import type { Services } from "../services.ts";
 import { createContext } from "./context.ts";
+import { inputGuardPlugin } from "./input-guard-plugin.ts";
 import { GRAPHQL_LIMITS, graphqlLimitPlugins, limitError } from "./limits.ts";
 
 interface ServerContext {
@@ -44,7 +45,7 @@ export function graphqlRoute(services: Services, schema: GraphQLSchema) {
     landingPage: false,
     logging: false,
     context: ({ principal, operator }) => createContext(services, { principal, operator }),
-    plugins: graphqlLimitPlugins(),
+    plugins: [...graphqlLimitPlugins(), inputGuardPlugin()],
     maskedErrors: {
       maskError(error, _message, _isDev) {
         if (asApiError(error)) return error as Error;

@@ -5,6 +5,14 @@ import type { Principal } from "../auth/principal.ts";
 import { idempotencyKeys } from "../db/schema/index.ts";
 import { ApiError, validationFailed } from "../errors.ts";
 import type { Services } from "../services.ts";
+import { bearerToken } from "./auth.ts";
+import {
+  isSealed,
+  openAnswer,
+  ReplayUnreadableError,
+  replayKey,
+  sealAnswer,
+} from "./replay-cipher.ts";
 
 /** How long a key and its response are remembered (CONTRACT section 9). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -34,7 +42,10 @@ let lastPrune = 0;
  * Runs `create` once per `Idempotency-Key`: the same key and body within 24 h replays the first
  * response (with `Idempotent-Replayed: true`), the same key with another body is 409, and
  * concurrent duplicates wait for the first and replay it. Without the header `create` just runs.
- * Failures (thrown errors) are not remembered, so a retry runs again.
+ * Failures (thrown errors) are not remembered, so a retry runs again. The remembered answer is
+ * encrypted with a key derived from the caller's API key secret (replay-cipher.ts): the row
+ * keeps the API key id, the Idempotency-Key, a SHA-256 of the request, the status code and
+ * that ciphertext — no secret or install link in clear.
  */
 export async function idempotent(
   services: Services,
@@ -47,7 +58,10 @@ export async function idempotent(
     if (replayed) set.headers["idempotent-replayed"] = "true";
     return response.body;
   };
-  if (key === null) return answer(await create());
+  // the secret the answer is encrypted with; every caller today authenticates with a bearer
+  // API key, and without one there would be no way to keep the answer unreadable at rest
+  const secret = bearerToken(request.headers.get("authorization"));
+  if (key === null || secret === undefined) return answer(await create());
   if (!KEY_SHAPE.test(key)) {
     throw validationFailed([
       { path: ["Idempotency-Key"], message: "Must be 1 to 255 visible ASCII characters" },
@@ -59,6 +73,10 @@ export async function idempotent(
   const requestHash = sha256Hex(
     `${request.method} ${new URL(request.url).pathname}\n${canonicalJson(body)}`,
   );
+  const cipher = {
+    key: await replayKey(secret, apiKeyId),
+    context: `${apiKeyId}\n${key}\n${requestHash}`,
+  };
   await pruneExpired(services);
   const deadline = Date.now() + WAIT_MS;
   for (let attempt = 0; ; attempt++) {
@@ -69,7 +87,7 @@ export async function idempotent(
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (reserved) {
-      const work = runReserved(services, apiKeyId, key, create);
+      const work = runReserved(services, apiKeyId, key, cipher, create);
       running.set(slot, work);
       try {
         return answer(await work);
@@ -102,7 +120,10 @@ export async function idempotent(
       );
     }
     if (existing.statusCode !== null) {
-      return answer({ status: existing.statusCode, body: existing.responseBody }, true);
+      return answer(
+        { status: existing.statusCode, body: await replayBody(existing, cipher) },
+        true,
+      );
     }
     if (Date.now() > deadline) {
       throw new ApiError(
@@ -116,10 +137,31 @@ export async function idempotent(
   }
 }
 
+interface Cipher {
+  key: CryptoKey;
+  /** bound to the ciphertext, so it opens only on the row it was written for */
+  context: string;
+}
+
+/** The remembered answer; rows written before answers were encrypted are replayed as stored. */
+async function replayBody(row: { responseBody: unknown }, cipher: Cipher): Promise<unknown> {
+  if (!isSealed(row.responseBody)) return row.responseBody;
+  try {
+    return await openAnswer(cipher.key, row.responseBody, cipher.context);
+  } catch (error) {
+    if (!(error instanceof ReplayUnreadableError)) throw error;
+    throw new ApiError(
+      "CONFLICT",
+      "The answer to this Idempotency-Key cannot be replayed; use a new key",
+    );
+  }
+}
+
 async function runReserved(
   services: Services,
   apiKeyId: string,
   key: string,
+  cipher: Cipher,
   create: () => Promise<IdempotentResponse>,
 ): Promise<IdempotentResponse> {
   const { db } = services.database;
@@ -130,8 +172,7 @@ async function runReserved(
       .update(idempotencyKeys)
       .set({
         statusCode: response.status,
-        // a plain copy: GraphQL results are null-prototype objects, which Drizzle cannot bind
-        responseBody: JSON.parse(JSON.stringify(response.body)),
+        responseBody: await sealAnswer(cipher.key, response.body, cipher.context),
         completedAt: services.now(),
       })
       .where(mine);

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { ApiError } from "../errors.ts";
+import { ApiError, validationFailed } from "../errors.ts";
+import { jsonNestingExceeds, MAX_JSON_DEPTH } from "../input-safety.ts";
 import { MAX_BODY_BYTES } from "./request-context.ts";
 
 /** Reads a body stream, refusing it as soon as it passes the limit (chunked uploads included). */
@@ -30,7 +31,8 @@ export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES):
 /**
  * JSON bodies: size-limited, and a clear 400 instead of the framework's parse error. The REST
  * API takes JSON only: a body of another type (a form, plain text — what `curl -d` sends
- * without a Content-Type) is a 415 naming the fix, not a misleading validation error.
+ * without a Content-Type) is a 415 naming the fix, not a misleading validation error. Nesting
+ * deeper than MAX_JSON_DEPTH is a 400 `Validation failed`.
  */
 export const jsonBody = () =>
   new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request, contentType }) => {
@@ -45,6 +47,12 @@ export const jsonBody = () =>
     }
     const text = await readBodyLimited(request);
     if (text.trim() === "") return undefined;
+    // checked on the text, before any recursive parser or validator can overflow its stack
+    if (jsonNestingExceeds(text)) {
+      throw validationFailed([
+        { path: ["body"], message: `Must not be nested more than ${MAX_JSON_DEPTH} levels` },
+      ]);
+    }
     try {
       return JSON.parse(text);
     } catch {

@@ -17,16 +17,30 @@ export const systemResolve: Resolve = async (hostname) =>
 export class UnsafeUrlError extends Error {}
 
 /**
+ * IPv6 prefixes ipaddr.js calls plain "unicast" although their low 32 bits are an IPv4 address
+ * that some stacks still route to: the deprecated IPv4-compatible form (`::a.b.c.d`, RFC 4291
+ * 2.5.5.1 — `[::127.0.0.1]` and `[::7f00:1]` reach loopback on some hosts). No public
+ * receiver lives there, so the whole prefix is refused rather than judged by the IPv4 inside.
+ */
+const EMBEDDED_IPV4_PREFIXES = [ipaddr.parseCIDR("::/96")];
+
+/**
  * Only public unicast passes. ipaddr.js names every special range (loopback, private,
  * linkLocal — which holds the 169.254.169.254 metadata address —, carrierGradeNat,
- * uniqueLocal, unspecified, multicast, reserved, NAT64 and 6to4/Teredo forms that can embed a
- * private IPv4…), so anything other than "unicast" is refused.
+ * uniqueLocal, unspecified, multicast, reserved, and the forms that embed an IPv4 address:
+ * NAT64 64:ff9b::/96 and 64:ff9b:1::/48 ("rfc6052"), 6to4 2002::/16, Teredo 2001::/32,
+ * SIIT ::ffff:0:0:0/96 ("rfc6145")), so anything other than "unicast" is refused: a
+ * translator could carry the request to whatever IPv4 is embedded, private included. Only
+ * IPv4-mapped addresses (::ffff:a.b.c.d) are judged by the IPv4 they carry, which is what the
+ * socket would really reach.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === "ipv6") {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    else if (EMBEDDED_IPV4_PREFIXES.some((cidr) => v6.match(cidr))) return false;
   }
   return parsed.range() === "unicast";
 }

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { equipment, tickets } from "../../src/db/schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import { equipment, idempotencyKeys, tickets } from "../../src/db/schema/index.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
+import { ALL_EVENTS, PUBLIC_URL } from "../helpers/webhooks.ts";
 
 const HOUR = 3_600_000;
 const valid = { title: "Printer jams", description: "The printer on floor 2 jams on every page." };
@@ -107,6 +108,66 @@ function suite(driver: DriverName) {
     expect(
       await db.database.db.$count(equipment, eq(equipment.organizationId, organizationId)),
     ).toBe(1);
+  });
+
+  test("remembered answers hold no secret or install link in clear, and still replay", async () => {
+    const { key, apiKey } = await make.member({
+      scopes: ["equipment:write", "webhooks:read", "webhooks:write"],
+    });
+    const webhookBody = { url: PUBLIC_URL, events: ALL_EVENTS };
+    const bulkBody = { items: [{ name: "ws-1", type: "workstation" }], tokenKind: "invitation" };
+    const calls = [
+      ["/api/webhooks", webhookBody, "hook-1"],
+      ["/api/v1/equipments/bulk-create", bulkBody, "bulk-secret-1"],
+    ] as const;
+    const firsts: unknown[] = [];
+    for (const [path, body, idem] of calls) {
+      const first = await send(app, path, { key, body, headers: { "idempotency-key": idem } });
+      expect(first.status, path).toBe(201);
+      firsts.push(await first.json());
+    }
+    const [hook, bulk] = firsts as [{ secret: string }, { items: { installUrl: string }[] }];
+    expect(hook.secret).toStartWith("whsec_");
+    const token = bulk.items[0]?.installUrl.split("/install/")[1] as string;
+    expect(token.length).toBeGreaterThan(10);
+
+    const rows = await db.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.apiKeyId, apiKey.id));
+    expect(rows).toHaveLength(2);
+    const stored = JSON.stringify(rows);
+    for (const secret of [hook.secret, hook.secret.slice("whsec_".length), token, key]) {
+      expect(stored, "a secret in the idempotency store").not.toContain(secret);
+    }
+    expect(stored).not.toContain("whsec_");
+    expect(stored).not.toContain("/install/");
+    for (const row of rows) {
+      // only an encrypted envelope: version, nonce, ciphertext
+      expect(Object.keys(row.responseBody as object).sort()).toEqual(["data", "iv", "v"]);
+    }
+
+    for (const [index, [path, body, idem]] of calls.entries()) {
+      const again = await send(app, path, { key, body, headers: { "idempotency-key": idem } });
+      expect(again.status, path).toBe(201);
+      expect(again.headers.get("idempotent-replayed"), path).toBe("true");
+      expect(await again.json(), path).toEqual(firsts[index]);
+    }
+  });
+
+  test("a stored answer moved onto another row does not open there: 409, never another's body", async () => {
+    const { key, apiKey } = await make.member({ scopes: ["tickets:write"] });
+    await post(key, "row-a");
+    await post(key, "row-b", { ...valid, title: "Another title here" });
+    const mine = and(eq(idempotencyKeys.apiKeyId, apiKey.id), eq(idempotencyKeys.key, "row-a"));
+    const [a] = await db.database.db.select().from(idempotencyKeys).where(mine);
+    await db.database.db
+      .update(idempotencyKeys)
+      .set({ responseBody: a?.responseBody })
+      .where(and(eq(idempotencyKeys.apiKeyId, apiKey.id), eq(idempotencyKeys.key, "row-b")));
+    const replay = await post(key, "row-b", { ...valid, title: "Another title here" });
+    expect(replay.status).toBe(409);
+    expect((await replay.json()).error).toContain("cannot be replayed");
   });
 }
 

@@ -120,6 +120,31 @@ function suite(driver: DriverName) {
     });
   });
 
+  test("names of Object.prototype are not built-in roles: constructor, toString, __proto__", async () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const role = await failing(ADD_MEMBER, {
+        input: { organizationId: orgId, userId: outsiderId, role: name },
+      });
+      expect(role.extensions.details, name).toEqual([
+        { path: ["input", "role"], message: `Unknown role: ${name}` },
+      ]);
+    }
+    const members = await db.database.db.query.memberships.findMany();
+    expect(members.map((m) => m.role)).not.toContain("constructor");
+  });
+
+  test("an email over 254 characters, or crafted to make a regex backtrack, is refused", async () => {
+    for (const email of [
+      `a@${"a.".repeat(50_000)} `,
+      `${"a".repeat(65)}@example.com`,
+      `a@${"b".repeat(250)}.com`,
+      "a@b..c",
+    ]) {
+      const bad = await failing(CREATE_USER, { input: { email, firstName: "A", lastName: "B" } });
+      expect(bad.extensions.details?.[0]?.path, email.slice(0, 20)).toEqual(["input", "email"]);
+    }
+  });
+
   test("unknown role, built-in role name, unknown permission", async () => {
     const role = await failing(ADD_MEMBER, {
       input: { organizationId: orgId, userId: outsiderId, role: "wizard" },

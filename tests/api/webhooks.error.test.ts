@@ -76,7 +76,10 @@ function suite(driver: DriverName) {
     for (const query of ["page=0", "limit=0", "limit=101", "page=abc", "limit=1.5"]) {
       const response = await send(app, `/api/webhooks?${query}`, { key });
       expect(response.status, query).toBe(400);
-      expect((await response.json()).error, query).toBe("Validation failed");
+      const body = await response.json();
+      expect(body.error, query).toBe("Validation failed");
+      // the detail names the parameter, not Elysia's placeholder "property"
+      expect(body.details[0].path, query).toEqual([query.split("=")[0]]);
     }
     const created = await createWebhook(app, key);
     const deliveries = await send(app, `/api/webhooks/${created.id}/deliveries?limit=500`, { key });

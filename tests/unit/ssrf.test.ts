@@ -25,6 +25,19 @@ const refusedWhenNotAllowed = [
   "https://0.0.0.0/hook",
   "https://localhost/hook",
   "https://api.localhost./hook",
+  // deprecated IPv4-compatible IPv6 (::/96): the URL parser turns the first into the second
+  "https://[::127.0.0.1]/hook",
+  "https://[::7f00:1]/hook",
+  "https://[::a00:5]/hook",
+  "https://[::8.8.8.8]/hook",
+  // other forms embedding an IPv4 address: NAT64 (well-known and local-use), 6to4, Teredo, SIIT
+  "https://[64:ff9b::7f00:1]/hook",
+  "https://[64:ff9b::808:808]/hook",
+  "https://[64:ff9b:1::a00:1]/hook",
+  "https://[2002:7f00:1::1]/hook",
+  "https://[2002:808:808::1]/hook",
+  "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
+  "https://[::ffff:0:7f00:1]/hook",
 ];
 
 describe("SSRF guard", () => {

@@ -25,6 +25,10 @@ export const idempotencyKeys = pgTable(
     requestHash: text().notNull(),
     /** null while the first request is still running */
     statusCode: integer(),
+    /**
+     * the answer as `{ v, iv, data }`: AES-256-GCM under a key derived from the caller's API key
+     * secret (never stored), so secrets shown once are not kept in clear (http/replay-cipher.ts)
+     */
     responseBody: jsonb(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),

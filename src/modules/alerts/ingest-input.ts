@@ -1,4 +1,5 @@
 import { alertSeverityEnum } from "../../db/schema/index.ts";
+import { INSTANT_FORMAT, parseInstant } from "../../input-safety.ts";
 import { isUuid, Problems } from "../../validation.ts";
 
 /** Bounds of POST /api/v1/alerts/ingest (CONTRACT section 6; source and externalId are ours). */
@@ -24,9 +25,6 @@ export interface IngestAlert {
   /** the field path prefix for this alert's problems: [] for a single alert, ["alerts", i] */
   path: string[];
 }
-
-// RFC 3339 with an explicit offset, so a sender's local time is never guessed
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -96,14 +94,8 @@ function parseAlert(problems: Problems, raw: Record<string, unknown>, path: stri
   if (equipmentId !== null)
     problems.check(isUuid(equipmentId), at("equipmentId"), "Must be a UUID");
   const occurred = str("occurredAt");
-  const occurredAt = occurred === null ? null : new Date(occurred);
-  if (occurred !== null) {
-    problems.check(
-      ISO_INSTANT.test(occurred) && !Number.isNaN(occurredAt?.getTime()),
-      at("occurredAt"),
-      "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z",
-    );
-  }
+  const occurredAt = occurred === null ? null : (parseInstant(occurred) ?? null);
+  if (occurred !== null) problems.check(occurredAt !== null, at("occurredAt"), INSTANT_FORMAT);
   return {
     source: source ?? "",
     title: title ?? "",

@@ -83,10 +83,16 @@ export const Deleted = t.Object(
 );
 
 const { page: P, limit: L } = WEBHOOK_LIMITS;
+/**
+ * Only the type is checked here; the range is checked by the domain (`pageNumberWindow`), since
+ * Elysia's number coercion names a range error's field `property` instead of `page` / `limit`.
+ */
 export const PageQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: P.min, maximum: P.max, description: "default 1" })),
+  page: t.Optional(
+    t.Integer({ error: "Must be an integer", description: `${P.min} or more; default 1` }),
+  ),
   limit: t.Optional(
-    t.Integer({ minimum: L.min, maximum: L.max, description: "1 to 100; default 10" }),
+    t.Integer({ error: "Must be an integer", description: `${L.min} to ${L.max}; default 10` }),
   ),
 });
 export const IdParams = t.Object({ id: t.String({ description: "webhook id (uuid)" }) });

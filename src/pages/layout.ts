@@ -1,0 +1,62 @@
+import { type Html, html, pageResponse } from "./html.ts";
+
+export interface LayoutMember {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** The frame of every page: one stylesheet and one script, both served by the service. */
+export function layout(options: {
+  title: string;
+  main: Html;
+  member?: LayoutMember;
+  /** the signed-in member's CSRF token, for the sign-out form */
+  csrf?: string;
+}): Html {
+  const { title, main, member, csrf } = options;
+  return html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · orgit</title>
+<link rel="stylesheet" href="/assets/settings.css">
+<script src="/assets/settings.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="/settings/api-keys">orgit</a>
+  ${
+    member && csrf
+      ? html`<nav aria-label="Account">
+    <span class="who">${member.firstName} ${member.lastName}</span>
+    <form method="post" action="/logout" class="inline">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <button type="submit" class="link" data-testid="logout">Sign out</button>
+    </form>
+  </nav>`
+      : ""
+  }
+</header>
+<main id="main">
+${main}
+</main>
+</body>
+</html>`;
+}
+
+/** A page with a heading, a sentence and a way on: errors, expired links, refusals. */
+export function messagePage(
+  status: number,
+  title: string,
+  text: string,
+  link: { href: string; label: string } = { href: "/login", label: "Go to sign-in" },
+): Response {
+  const main = html`<section class="card narrow">
+  <h1>${title}</h1>
+  <p role="alert">${text}</p>
+  <p><a href="${link.href}">${link.label}</a></p>
+</section>`;
+  return pageResponse(layout({ title, main }), { status });
+}

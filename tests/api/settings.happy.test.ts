@@ -1,6 +1,9 @@
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { memberWithPassword, PASSWORD, pageClient } from "../helpers/settings.ts";
+
+// every sign-in hashes a password at OWASP's scrypt cost (128 MiB, about a second here)
+setDefaultTimeout(120_000);
 
 describeEachDriver("settings screen, happy paths", (driver) => {
   const { app, make } = useTestApp(driver);

@@ -110,7 +110,7 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
   const postAllowed = (request: Request, session: SignedIn, body: unknown) =>
     originAllowed(request, config.publicBaseUrl) && sessionCsrfValid(session, field(body, "_csrf"));
 
-  return new Elysia({ name: "settings-api-keys" })
+  return new Elysia({ name: "settings-api-keys", detail: { hide: true } })
     .get("/settings/api-keys", async ({ request, query }) => {
       const session = await signedIn(services, request);
       if (!session) return toLogin(request);

@@ -19,6 +19,7 @@ h1{font-size:1.5rem;margin:.2em 0 .6em}
 h2{font-size:1.15rem;margin:1.2em 0 .5em}
 .card{background:#fff;border:1px solid #d8dbe0;border-radius:8px;padding:16px;margin-bottom:16px}
 .narrow{max-width:440px;margin:24px auto}
+.card>:first-child{margin-top:0}
 label{display:block;font-weight:600;margin:.6em 0 .2em}
 input[type=text],input[type=email],input[type=password],select{width:100%;max-width:440px;padding:8px 10px;font:inherit;border:1px solid #8a9099;border-radius:6px;background:#fff}
 input:focus-visible,select:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}

@@ -52,7 +52,7 @@ export const signInPages = ({ services }: RestDeps) => {
             : "This invitation link has expired (links are valid for 7 days). Ask your administrator for a new one.",
         );
 
-  return new Elysia({ name: "settings-sign-in" })
+  return new Elysia({ name: "settings-sign-in", detail: { hide: true } })
     .get("/login", async ({ request, query }) => {
       if (await signedIn(services, request)) return seeOther(HOME);
       const csrf = preSessionCsrf(request);

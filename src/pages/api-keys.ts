@@ -8,7 +8,7 @@ import type { MyOrganization } from "../modules/settings/service.ts";
 import { apiKeysView, type FormState, type KeyView, revokeView } from "./api-keys-views.ts";
 import { FLASH_COOKIE, FLASH_MAX_AGE_S, FLASH_PATH, openFlash, sealFlash } from "./flash.ts";
 import { pageResponse, seeOther } from "./html.ts";
-import { messagePage } from "./layout.ts";
+import { messagePage, pageFailSafe } from "./layout.ts";
 import {
   clearCookie,
   cookie,
@@ -40,6 +40,7 @@ const notFoundPage = (what: string) =>
  */
 export const apiKeyPages = ({ services, executor }: RestDeps) => {
   const { config } = services;
+  const failSafe = pageFailSafe(services.logger);
   const runAs = <T>(session: SignedIn, name: OperationName, variables?: Record<string, unknown>) =>
     executor.run<T>(
       name,
@@ -111,77 +112,88 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
     originAllowed(request, config.publicBaseUrl) && sessionCsrfValid(session, field(body, "_csrf"));
 
   return new Elysia({ name: "settings-api-keys", detail: { hide: true } })
-    .get("/settings/api-keys", async ({ request, query }) => {
-      const session = await signedIn(services, request);
-      if (!session) return toLogin(request);
-      return listPage(request, session, query.org, { revoked: query.revoked });
-    })
-    .post("/settings/api-keys", async ({ request, body }) => {
-      const session = await signedIn(services, request);
-      if (!session) return toLogin(request);
-      if (!postAllowed(request, session, body)) return forbiddenPage();
-      const orgId = field(body, "org");
-      const form: FormState = {
-        name: field(body, "name"),
-        scopes: fields(body, "scopes"),
-        expiration: field(body, "expiration"),
-      };
-      try {
-        const input = {
-          organizationId: orgId,
-          name: form.name,
-          scopes: form.scopes,
-          expiresIn: form.expiration,
+    .get("/settings/api-keys", ({ request, query }) =>
+      failSafe(request, async () => {
+        const session = await signedIn(services, request);
+        if (!session) return toLogin(request);
+        return listPage(request, session, query.org, { revoked: query.revoked });
+      }),
+    )
+    .post("/settings/api-keys", ({ request, body }) =>
+      failSafe(request, async () => {
+        const session = await signedIn(services, request);
+        if (!session) return toLogin(request);
+        if (!postAllowed(request, session, body)) return forbiddenPage();
+        const orgId = field(body, "org");
+        const form: FormState = {
+          name: field(body, "name"),
+          scopes: fields(body, "scopes"),
+          expiration: field(body, "expiration"),
         };
-        const { createMyApiKey } = await runAs<{
-          createMyApiKey: { apiKey: { id: string; name: string }; secret: string };
-        }>(session, "CreateMyApiKey", { input });
-        const flash = await sealFlash(session.token, {
-          secret: createMyApiKey.secret,
-          keyId: createMyApiKey.apiKey.id,
-          name: createMyApiKey.apiKey.name,
-          organizationId: orgId,
+        try {
+          const input = {
+            organizationId: orgId,
+            name: form.name,
+            scopes: form.scopes,
+            expiresIn: form.expiration,
+          };
+          const { createMyApiKey } = await runAs<{
+            createMyApiKey: { apiKey: { id: string; name: string }; secret: string };
+          }>(session, "CreateMyApiKey", { input });
+          const flash = await sealFlash(session.token, {
+            secret: createMyApiKey.secret,
+            keyId: createMyApiKey.apiKey.id,
+            name: createMyApiKey.apiKey.name,
+            organizationId: orgId,
+          });
+          const flashCookie = cookie(request, FLASH_COOKIE, flash, {
+            path: FLASH_PATH,
+            maxAge: FLASH_MAX_AGE_S,
+          });
+          return seeOther(`${FLASH_PATH}?org=${encodeURIComponent(orgId)}`, [flashCookie]);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          if (error.code === "NOT_FOUND") return notFoundPage("Organization");
+          const errors = error.details?.length
+            ? error.details.map(describeProblem)
+            : [error.message];
+          return listPage(request, session, orgId, {
+            form: { ...form, errors },
+            status: error.status,
+          });
+        }
+      }),
+    )
+    .get("/settings/api-keys/:id/revoke", ({ request, params, query }) =>
+      failSafe(request, async () => {
+        const session = await signedIn(services, request);
+        if (!session) return toLogin(request);
+        const { org } = await organization(session, query.org);
+        if (!org) return notFoundPage("Organization");
+        const { myApiKeys: keys } = await runAs<{ myApiKeys: KeyView[] }>(session, "MyApiKeys", {
+          organizationId: org.id,
         });
-        const flashCookie = cookie(request, FLASH_COOKIE, flash, {
-          path: FLASH_PATH,
-          maxAge: FLASH_MAX_AGE_S,
-        });
-        return seeOther(`${FLASH_PATH}?org=${encodeURIComponent(orgId)}`, [flashCookie]);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        if (error.code === "NOT_FOUND") return notFoundPage("Organization");
-        const errors = error.details?.length ? error.details.map(describeProblem) : [error.message];
-        return listPage(request, session, orgId, {
-          form: { ...form, errors },
-          status: error.status,
-        });
-      }
-    })
-    .get("/settings/api-keys/:id/revoke", async ({ request, params, query }) => {
-      const session = await signedIn(services, request);
-      if (!session) return toLogin(request);
-      const { org } = await organization(session, query.org);
-      if (!org) return notFoundPage("Organization");
-      const { myApiKeys: keys } = await runAs<{ myApiKeys: KeyView[] }>(session, "MyApiKeys", {
-        organizationId: org.id,
-      });
-      const key = keys.find((k) => k.id === params.id);
-      if (!key) return notFoundPage("API key");
-      return pageResponse(revokeView({ member: session.member, csrf: session.csrf, org, key }));
-    })
-    .post("/settings/api-keys/:id/revoke", async ({ request, params, body }) => {
-      const session = await signedIn(services, request);
-      if (!session) return toLogin(request);
-      if (!postAllowed(request, session, body)) return forbiddenPage();
-      try {
-        await runAs(session, "RevokeApiKey", { id: params.id });
-      } catch (error) {
-        if (error instanceof ApiError && error.code === "NOT_FOUND") return notFoundPage("API key");
-        throw error;
-      }
-      const org = encodeURIComponent(field(body, "org"));
-      return seeOther(`${FLASH_PATH}?org=${org}&revoked=${encodeURIComponent(params.id)}`);
-    });
+        const key = keys.find((k) => k.id === params.id);
+        if (!key) return notFoundPage("API key");
+        return pageResponse(revokeView({ member: session.member, csrf: session.csrf, org, key }));
+      }),
+    )
+    .post("/settings/api-keys/:id/revoke", ({ request, params, body }) =>
+      failSafe(request, async () => {
+        const session = await signedIn(services, request);
+        if (!session) return toLogin(request);
+        if (!postAllowed(request, session, body)) return forbiddenPage();
+        try {
+          await runAs(session, "RevokeApiKey", { id: params.id });
+        } catch (error) {
+          if (error instanceof ApiError && error.code === "NOT_FOUND")
+            return notFoundPage("API key");
+          throw error;
+        }
+        const org = encodeURIComponent(field(body, "org"));
+        return seeOther(`${FLASH_PATH}?org=${org}&revoked=${encodeURIComponent(params.id)}`);
+      }),
+    );
 };
 
 const FIELD_NAMES: Record<string, string> = {

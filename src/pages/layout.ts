@@ -1,3 +1,5 @@
+import { requestMeta } from "../http/request-context.ts";
+import { errorFields, type Logger } from "../logger.ts";
 import { type Html, html, pageResponse } from "./html.ts";
 
 export interface LayoutMember {
@@ -59,4 +61,28 @@ export function messagePage(
   <p><a href="${link.href}">${link.label}</a></p>
 </section>`;
   return pageResponse(layout({ title, main }), { status });
+}
+
+/**
+ * Runs a page handler so that an unexpected failure answers an HTML 500 page with the screen's
+ * headers (and is logged), instead of reaching the API's global JSON error handler, which
+ * Elysia runs before any hook of a plugin.
+ */
+export function pageFailSafe(logger: Logger) {
+  return async (request: Request, handler: () => Promise<Response>): Promise<Response> => {
+    try {
+      return await handler();
+    } catch (error) {
+      logger.error("settings page failed", {
+        requestId: requestMeta(request)?.id,
+        ...errorFields(error),
+      });
+      return messagePage(
+        500,
+        "Something went wrong",
+        "The page could not be shown. Try again in a moment.",
+        { href: "/settings/api-keys", label: "Back to the settings" },
+      );
+    }
+  };
 }

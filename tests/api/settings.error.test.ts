@@ -1,6 +1,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
+import { setPeerAddress } from "../../src/http/peer.ts";
 import { manualClock } from "../helpers/clock.ts";
-import { describeEachDriver, useTestApp } from "../helpers/harness.ts";
+import { describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { memberWithPassword, PASSWORD, pageClient } from "../helpers/settings.ts";
 
 // every sign-in hashes a password at OWASP's scrypt cost (128 MiB, about a second here)
@@ -122,5 +123,47 @@ describeEachDriver("settings screen, errors and expiry", (driver) => {
     const response = await pageClient(app).get("/settings/api-keys");
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/login");
+  });
+
+  test("an unexpected failure answers an HTML 500 page with the screen's headers, never the cause", async () => {
+    const sessions = app.services.sessions;
+    const original = sessions.resolve;
+    sessions.resolve = () => Promise.reject(new Error("database unavailable"));
+    try {
+      const response = await send(app, "/settings/api-keys", {
+        headers: { cookie: "orgit_session=x" },
+      });
+      expect(response.status).toBe(500);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(response.headers.get("content-security-policy")).toBe("default-src 'self'");
+      const text = await response.text();
+      expect(text).toContain("Something went wrong");
+      expect(text).not.toContain("database unavailable");
+    } finally {
+      sessions.resolve = original;
+    }
+  });
+
+  test("over HTTPS the session cookie is Secure", async () => {
+    const org = await make.organization();
+    const user = await memberWithPassword(app, make, org.id);
+    const browser = pageClient(app);
+    await browser.get("/login");
+    const request = new Request("https://localhost/login", {
+      method: "POST",
+      headers: {
+        cookie: browser.jar.header(),
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        _csrf: browser.preSessionCsrf(),
+        email: user.email,
+        password: PASSWORD,
+      }).toString(),
+    });
+    const response = await app.handle(setPeerAddress(request, "127.0.0.1"));
+    expect(response.status).toBe(303);
+    const line = response.headers.getSetCookie().find((c) => c.startsWith("orgit_session="));
+    expect(line).toMatch(/; Secure/);
   });
 });

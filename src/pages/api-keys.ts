@@ -112,6 +112,7 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
     originAllowed(request, config.publicBaseUrl) && sessionCsrfValid(session, field(body, "_csrf"));
 
   return new Elysia({ name: "settings-api-keys", detail: { hide: true } })
+    .get("/settings", () => seeOther(FLASH_PATH))
     .get("/settings/api-keys", ({ request, query }) =>
       failSafe(request, async () => {
         const session = await signedIn(services, request);

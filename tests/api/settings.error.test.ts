@@ -166,4 +166,23 @@ describeEachDriver("settings screen, errors and expiry", (driver) => {
     const line = response.headers.getSetCookie().find((c) => c.startsWith("orgit_session="));
     expect(line).toMatch(/; Secure/);
   });
+
+  test("a key past its expiry is listed as expired", async () => {
+    const org = await make.organization();
+    const user = await memberWithPassword(app, make, org.id);
+    await app.services.memberKeys.create(
+      { userId: user.id },
+      {
+        organizationId: org.id,
+        name: "short-lived",
+        scopes: ["tickets:read"],
+        expiresIn: "DAYS_30",
+      },
+    );
+    clock.advance(31 * 24 * HOUR);
+    const browser = pageClient(app);
+    await browser.signIn(user.email);
+    const page = await (await browser.get("/settings/api-keys")).text();
+    expect(page).toMatch(/data-key-name="short-lived"[\s\S]*data-testid="key-status">expired</);
+  });
 });

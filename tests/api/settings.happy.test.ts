@@ -142,4 +142,47 @@ describeEachDriver("settings screen, happy paths", (driver) => {
     const other = pageClient(app);
     expect((await other.signIn(user.email)).status, "the chosen password works").toBe(303);
   });
+
+  test("a member of several organizations picks one; the forms keep it", async () => {
+    const beta = await make.organization({ name: "Zeta Beta" });
+    const alpha = await make.organization({ name: "Aardvark Alpha" });
+    const user = await memberWithPassword(app, make, beta.id, "technician");
+    await app.services.operator.addMember({
+      organizationId: alpha.id,
+      userId: user.id,
+      role: "admin",
+    });
+    await app.services.memberKeys.create(
+      { userId: user.id },
+      {
+        organizationId: beta.id,
+        name: "beta key",
+        scopes: ["tickets:read"],
+        expiresIn: "NEVER",
+      },
+    );
+    const browser = pageClient(app);
+    await browser.signIn(user.email);
+    const first = await (await browser.get("/settings/api-keys")).text();
+    expect(first, "the first organization by name").toContain("in Aardvark Alpha");
+    expect(first).toContain(`<option value="${beta.id}">Zeta Beta</option>`);
+    expect(first).toContain(`<option value="${alpha.id}" selected>Aardvark Alpha</option>`);
+    expect(first).not.toContain("beta key");
+    const chosen = await (await browser.get(`/settings/api-keys?org=${beta.id}`)).text();
+    expect(chosen).toContain("Your keys in Zeta Beta");
+    expect(chosen).toContain('data-key-name="beta key"');
+    expect(chosen).toContain(`<input type="hidden" name="org" value="${beta.id}">`);
+    const created = await browser.post("/settings/api-keys", {
+      _csrf: browser.sessionCsrf(),
+      org: beta.id,
+      name: "second",
+      scopes: "tickets:read",
+      expiration: "YEAR_1",
+    });
+    expect(created.headers.get("location")).toBe(`/settings/api-keys?org=${beta.id}`);
+    const key = await app.services.database.db.query.apiKeys.findFirst({
+      where: (k, { eq }) => eq(k.name, "second"),
+    });
+    expect(key?.organizationId).toBe(beta.id);
+  });
 });

@@ -19,14 +19,29 @@ interface Params {
 const OWASP: Params = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
-  // scrypt needs 128 * N * r bytes; Node's default cap (32 MiB) is below OWASP's N
-  const maxmem = 256 * params.N * params.r;
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...params, maxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+/**
+ * Each hash holds 128 MiB while it runs: a burst of sign-in POSTs must queue rather than
+ * multiply that (the throttling only counts attempts once they are checked).
+ */
+const MAX_CONCURRENT = 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+  while (running >= MAX_CONCURRENT) await new Promise<void>((go) => waiting.push(go));
+  running++;
+  try {
+    // scrypt needs 128 * N * r bytes; Node's default cap (32 MiB) is below OWASP's N
+    const maxmem = 256 * params.N * params.r;
+    return await new Promise((resolve, reject) => {
+      scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...params, maxmem }, (error, key) =>
+        error ? reject(error) : resolve(key),
+      );
+    });
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -13,6 +13,7 @@ import {
   preSessionCsrf,
   preSessionCsrfValid,
   readCookie,
+  sessionCsrfValid,
   signedIn,
 } from "./request.ts";
 import { inviteView, loginView } from "./sign-in-views.ts";
@@ -98,7 +99,10 @@ export const signInPages = ({ services }: RestDeps) => {
       failSafe(request, async () => {
         const session = await signedIn(services, request);
         if (!session) return seeOther("/login");
-        if (!originAllowed(request, config.publicBaseUrl) || field(body, "_csrf") !== session.csrf)
+        if (
+          !originAllowed(request, config.publicBaseUrl) ||
+          !sessionCsrfValid(session, field(body, "_csrf"))
+        )
           return forbiddenPage();
         await sessions.end(session.token);
         return seeOther("/login?signed_out", [clearCookie(request, SESSION_COOKIE)]);

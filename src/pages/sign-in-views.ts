@@ -19,10 +19,10 @@ export function loginView(options: {
   <form method="post" action="/login">
     <input type="hidden" name="_csrf" value="${options.csrf}">
     <label for="email">Email</label>
-    <input id="email" name="email" type="email" autocomplete="username" required autofocus
+    <input id="email" name="email" type="email" autocomplete="username" required${options.email ? "" : html` autofocus`}
       value="${options.email ?? ""}" data-testid="login-email">
     <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required
+    <input id="password" name="password" type="password" autocomplete="current-password" required${options.email ? html` autofocus` : ""}
       data-testid="login-password">
     <div class="actions"><button type="submit" data-testid="login-submit">Sign in</button></div>
   </form>

@@ -235,5 +235,15 @@ describe("settings screen in a browser", () => {
     const unknownEmail = await attempt("nobody@nowhere.example");
     expect(wrongPassword).toEqual({ status: 401, alert: "Invalid email or password" });
     expect(unknownEmail).toEqual(wrongPassword);
+
+    // keyboard only: the form focuses the email field, Tab reaches the password, Enter submits
+    await page.goto("/login");
+    await page.keyboard.type(user.email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press("Enter");
+    await page.waitForURL("**/settings/api-keys");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
   });
 });

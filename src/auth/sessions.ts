@@ -1,4 +1,4 @@
-import { eq, lt } from "drizzle-orm";
+import { eq, lt, or } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
 import { userSessions, users } from "../db/schema/index.ts";
 import { randomBase62, sha256Hex } from "./keys.ts";
@@ -35,6 +35,7 @@ export class SessionStore {
   async create(userId: string, db: Executor = this.db): Promise<string> {
     const token = randomBase62(TOKEN_LENGTH);
     const now = this.now();
+    await this.prune(db);
     await db.insert(userSessions).values({
       tokenHash: sha256Hex(token),
       userId,
@@ -88,9 +89,13 @@ export class SessionStore {
     await db.delete(userSessions).where(eq(userSessions.userId, userId));
   }
 
-  /** Drops sessions past their absolute expiry; expired ones are refused anyway. */
-  async prune(): Promise<void> {
-    await this.db.delete(userSessions).where(lt(userSessions.expiresAt, this.now()));
+  /** Drops every expired session (run at each sign-in); expired ones are refused anyway. */
+  async prune(db: Executor = this.db): Promise<void> {
+    const now = this.now();
+    const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
+    await db
+      .delete(userSessions)
+      .where(or(lt(userSessions.expiresAt, now), lt(userSessions.lastSeenAt, idleSince)));
   }
 }
 

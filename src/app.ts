@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { KeyStore } from "./auth/key-store.ts";
+import { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { OperationExecutor } from "./graphql/executor.ts";
@@ -32,6 +33,9 @@ import { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import { OperatorService } from "./modules/operator/service.ts";
 import { projectRoutes } from "./modules/projects/rest.ts";
 import { ProjectService } from "./modules/projects/service.ts";
+import { AccountService } from "./modules/settings/accounts.ts";
+import { OperatorReads } from "./modules/settings/operator-reads.ts";
+import { MemberKeyService } from "./modules/settings/service.ts";
 import { ticketRoutes } from "./modules/tickets/rest.ts";
 import { TicketService } from "./modules/tickets/service.ts";
 import { unitRoutes } from "./modules/units/rest.ts";
@@ -40,6 +44,7 @@ import { memberRoutes } from "./modules/users/rest.ts";
 import { MemberService } from "./modules/users/service.ts";
 import { webhookRoutes } from "./modules/webhooks/rest.ts";
 import { WebhookService } from "./modules/webhooks/service.ts";
+import { settingsPages } from "./pages/routes.ts";
 import type { Services } from "./services.ts";
 import {
   type DispatcherOptions,
@@ -104,6 +109,7 @@ function buildElysia(
     .use(installRoutes(deps))
     .use(projectRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(settingsPages(deps))
     .use(graphqlRoute(services, schema));
 }
 
@@ -113,13 +119,19 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? createLogger(config.logLevel);
   const keys = new KeyStore(database, logger, now);
+  const sessions = new SessionStore(database, now);
+  const apiKeys = new ApiKeyAdmin(database, keys, now);
   const services: Services = {
     config,
     logger,
     database,
     keys,
     operator: new OperatorService(database, keys, now),
-    apiKeys: new ApiKeyAdmin(database, keys, now),
+    apiKeys,
+    sessions,
+    accounts: new AccountService(database, sessions, config.publicBaseUrl, now),
+    memberKeys: new MemberKeyService(database, apiKeys),
+    operatorReads: new OperatorReads(database),
     units: new UnitService(database),
     groups: new GroupService(database),
     members: new MemberService(database),

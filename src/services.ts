@@ -1,4 +1,5 @@
 import type { KeyStore } from "./auth/key-store.ts";
+import type { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
@@ -10,6 +11,9 @@ import type { GroupService } from "./modules/groups/service.ts";
 import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
 import type { OperatorService } from "./modules/operator/service.ts";
 import type { ProjectService } from "./modules/projects/service.ts";
+import type { AccountService } from "./modules/settings/accounts.ts";
+import type { OperatorReads } from "./modules/settings/operator-reads.ts";
+import type { MemberKeyService } from "./modules/settings/service.ts";
 import type { TicketService } from "./modules/tickets/service.ts";
 import type { UnitService } from "./modules/units/service.ts";
 import type { MemberService } from "./modules/users/service.ts";
@@ -23,6 +27,11 @@ export interface Services {
   keys: KeyStore;
   operator: OperatorService;
   apiKeys: ApiKeyAdmin;
+  /** the settings screen: sessions, passwords and invitations, members' own keys */
+  sessions: SessionStore;
+  accounts: AccountService;
+  memberKeys: MemberKeyService;
+  operatorReads: OperatorReads;
   /** rate limits and daily quota; absent when built with `limits: false` (benchmark baseline) */
   limits?: RateLimits;
   projects: ProjectService;

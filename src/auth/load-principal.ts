@@ -78,7 +78,7 @@ export async function loadKeyRecord(db: Db, hash: string): Promise<KeyRecord | n
   };
 }
 
-function resolveRole(
+export function resolveRole(
   name: string,
   customSeat: Seat | null,
   customPermissions: string[] | null,

@@ -1,3 +1,4 @@
+import { ACCOUNT_COMMANDS } from "./account-commands.ts";
 import {
   bool,
   CliError,
@@ -16,13 +17,13 @@ import {
 
 export type { CliIo, FetchLike } from "./io.ts";
 
-interface Command {
+export interface Command {
   /** flags in usage notation; the bracketed ones are optional, every other one is required */
   usage: string;
-  /** one operator mutation (schema/operator.graphql); its single root field is the result */
+  /** one operator operation (schema/operator.graphql, settings.graphql); its one root field is the result */
   document: string;
   title: string;
-  variables(flags: Flags): Record<string, unknown>;
+  variables(flags: Flags, env: CliIo["env"]): Record<string, unknown>;
   /** custom text output; by default the title and one line per field */
   describe?(result: unknown): string[];
 }
@@ -158,6 +159,7 @@ const COMMANDS: Record<string, Command> = {
       return { input: { version, platform, architecture, channel, downloadUrl, sha256 } };
     },
   },
+  ...ACCOUNT_COMMANDS,
 };
 
 const HELP = `usage: npx orgit <command> [flags]   (or: npm run cli -- <command> [flags])
@@ -211,7 +213,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     }
     const missing = flagNames(command.usage, true).filter((f) => parsed.flags[f] === undefined);
     if (missing.length > 0) throw usageError(`missing ${missing.map((f) => `--${f}`).join(", ")}`);
-    variables = command.variables(parsed.flags);
+    variables = command.variables(parsed.flags, io.env);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     throw new CliError(`${error.message}\n\n${commandUsage(name, command)}`, 2);

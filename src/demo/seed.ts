@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { randomBase62 } from "../auth/keys.ts";
 import { SCOPES } from "../auth/permissions.ts";
 import type { Config } from "../config.ts";
 import { single } from "../db/errors.ts";
@@ -226,6 +227,12 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
     scopes: [...SCOPES],
     expiresIn: "DAYS_30",
   });
+  // a fresh password at every start, so a demo never runs with a known default password
+  const password = `demo-${randomBase62(16)}`;
+  await services.accounts.setPassword(adminId, password);
+  const adminUser = await db.query.users.findFirst({
+    where: (u, { eq: equal }) => equal(u.id, adminId),
+  });
   const base = config.publicBaseUrl;
   const lines = [
     "",
@@ -235,6 +242,7 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
     config.adminToken
       ? `  admin token  : ${config.adminToken}   (operator API at /graphql; npx orgit help)`
       : "",
+    `  sign in      : ${base}/login   as ${adminUser?.email} / ${password}   (API keys in the browser)`,
     `  API docs     : ${base}/swagger`,
     "",
     "  Try it:",

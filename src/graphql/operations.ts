@@ -174,4 +174,27 @@ export const operations = {
       }
     }
   `,
+  MyOrganizations: /* GraphQL */ `
+    query MyOrganizations {
+      myOrganizations { id name plan role seat }
+    }
+  `,
+  MyApiKeys: /* GraphQL */ `
+    query MyApiKeys($organizationId: ID!) {
+      myApiKeys(organizationId: $organizationId) {
+        id name prefix scopes createdAt expiresAt lastUsedAt revokedAt status
+        owner { id firstName lastName }
+      }
+    }
+  `,
+  CreateMyApiKey: /* GraphQL */ `
+    mutation CreateMyApiKey($input: CreateMyApiKeyInput!) {
+      createMyApiKey(input: $input) { apiKey { id name } secret }
+    }
+  `,
+  RevokeApiKey: /* GraphQL */ `
+    mutation RevokeApiKey($id: ID!) {
+      revokeApiKey(id: $id) { id name revokedAt }
+    }
+  `,
 } as const;

@@ -7,6 +7,7 @@ import { groupResolvers } from "../modules/groups/resolvers.ts";
 import { identityResolvers } from "../modules/identity/resolvers.ts";
 import { operatorResolvers } from "../modules/operator/resolvers.ts";
 import { projectResolvers } from "../modules/projects/resolvers.ts";
+import { settingsResolvers } from "../modules/settings/resolvers.ts";
 import { ticketResolvers } from "../modules/tickets/resolvers.ts";
 import { unitResolvers } from "../modules/units/resolvers.ts";
 import { memberResolvers } from "../modules/users/resolvers.ts";
@@ -40,6 +41,7 @@ export function buildSchema() {
       agentReleaseResolvers,
       alertResolvers,
       webhookResolvers,
+      settingsResolvers,
     ],
   });
 }

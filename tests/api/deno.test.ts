@@ -88,6 +88,59 @@ function suite(driver: DriverName) {
     });
   });
 
+  test("the settings screen under Deno: scrypt password, sign-in, a key created and shown once", async () => {
+    const email = `deno-page-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const { org, user } = await service.provisionKey({
+      organization: { name: "Deno Pages", plan: "PRO" },
+      user: { email, firstName: "Dina", lastName: "Deno" },
+      key: { name: "first", scopes: ["equipment:read"], expiresIn: "NEVER" },
+    });
+    const password = "a passphrase for deno";
+    await service.operator(
+      "mutation($u: ID!, $p: String!) { setPassword(userId: $u, password: $p) }",
+      { u: user.id, p: password },
+    );
+    const cookies = new Map<string, string>();
+    const browse = async (path: string, form?: Record<string, string>) => {
+      const response = await fetch(`${base}${path}`, {
+        method: form ? "POST" : "GET",
+        redirect: "manual",
+        headers: {
+          cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+          ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+        },
+        body: form ? new URLSearchParams(form).toString() : undefined,
+      });
+      for (const line of response.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const at = (pair as string).indexOf("=");
+        cookies.set((pair as string).slice(0, at), (pair as string).slice(at + 1));
+      }
+      return response;
+    };
+    const csrfOf = (html: string) => html.match(/name="_csrf" value="([^"]+)"/)?.[1] ?? "";
+    const login = await browse("/login");
+    const signIn = await browse("/login", { _csrf: csrfOf(await login.text()), email, password });
+    expect(signIn.status, `${await signIn.text()}${output()}`).toBe(303);
+    const list = await browse("/settings/api-keys");
+    expect(list.status, output()).toBe(200);
+    const create = await browse("/settings/api-keys", {
+      _csrf: csrfOf(await list.text()),
+      org: org.id,
+      name: "from deno",
+      scopes: "equipment:read",
+      expiration: "DAYS_90",
+    });
+    expect(create.status, `${await create.text()}${output()}`).toBe(303);
+    const shown = await (await browse(`/settings/api-keys?org=${org.id}`)).text();
+    const secret = shown.match(/value="(orgit_[0-9A-Za-z]{40})"/)?.[1] as string;
+    expect(secret, output()).toBeDefined();
+    const whoami = await fetch(`${base}/api/v1/whoami`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(((await whoami.json()) as { apiKey: { name: string } }).apiKey.name).toBe("from deno");
+  }, 60_000);
+
   test("errors keep the service's JSON format under Deno", async () => {
     const missing = await fetch(`${base}/api/v1/whoami`);
     expect(missing.status).toBe(401);

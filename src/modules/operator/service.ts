@@ -11,6 +11,7 @@ import {
   memberships,
   organizations,
   roles,
+  userSessions,
   users,
 } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
@@ -137,8 +138,11 @@ export class OperatorService {
       .delete(memberships)
       .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
       .returning();
-    if (removed.length > 0) await this.keys.announce({ kind: "organization", id: organizationId });
-    return removed.length > 0;
+    if (removed.length === 0) return false;
+    // the settings screen's sessions end at once too (CONTRACT section 10)
+    await this.db.delete(userSessions).where(eq(userSessions.userId, userId));
+    await this.keys.announce({ kind: "organization", id: organizationId });
+    return true;
   }
 
   async createRole(input: {

@@ -1,0 +1,106 @@
+import { eq, lt, or } from "drizzle-orm";
+import type { Database, Executor } from "../db/client.ts";
+import { userSessions, users } from "../db/schema/index.ts";
+import { randomBase62, sha256Hex } from "./keys.ts";
+
+/** The settings screen's sessions (OWASP Session Management): server-side, hashed ids. */
+export const SESSION_COOKIE = "orgit_session";
+export const SESSION_IDLE_MS = 12 * 3600_000;
+export const SESSION_ABSOLUTE_MS = 7 * 86_400_000;
+/** last-seen is written at most this often, so reading a page is not always a write */
+const TOUCH_MS = 60_000;
+/** 43 base62 characters: about 256 bits, unguessable */
+const TOKEN_LENGTH = 43;
+
+/** The signed-in member, as the pages and the in-process GraphQL operations see them. */
+export interface SessionMember {
+  sessionId: string;
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export class SessionStore {
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** A new session with a new random id (never reused across sign-ins); returns the cookie value. */
+  async create(userId: string, db: Executor = this.db): Promise<string> {
+    const token = randomBase62(TOKEN_LENGTH);
+    const now = this.now();
+    await this.prune(db);
+    await db.insert(userSessions).values({
+      tokenHash: sha256Hex(token),
+      userId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+    });
+    return token;
+  }
+
+  /** The member behind a cookie value, or null when unknown, idle too long or past 7 days. */
+  async resolve(token: string | undefined): Promise<SessionMember | null> {
+    if (!token || token.length !== TOKEN_LENGTH) return null;
+    const [row] = await this.db
+      .select({
+        sessionId: userSessions.id,
+        userId: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        lastSeenAt: userSessions.lastSeenAt,
+        expiresAt: userSessions.expiresAt,
+      })
+      .from(userSessions)
+      .innerJoin(users, eq(users.id, userSessions.userId))
+      .where(eq(userSessions.tokenHash, sha256Hex(token)))
+      .limit(1);
+    if (!row) return null;
+    const now = this.now().getTime();
+    if (now >= row.expiresAt.getTime() || now - row.lastSeenAt.getTime() >= SESSION_IDLE_MS) {
+      await this.db.delete(userSessions).where(eq(userSessions.id, row.sessionId));
+      return null;
+    }
+    if (now - row.lastSeenAt.getTime() >= TOUCH_MS) {
+      await this.db
+        .update(userSessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(userSessions.id, row.sessionId));
+    }
+    const { lastSeenAt: _seen, expiresAt: _expires, ...member } = row;
+    return member;
+  }
+
+  async end(token: string | undefined): Promise<void> {
+    if (!token) return;
+    await this.db.delete(userSessions).where(eq(userSessions.tokenHash, sha256Hex(token)));
+  }
+
+  /** Ends every session of a user (new password, removal from an organization). */
+  async endAll(userId: string, db: Executor = this.db): Promise<void> {
+    await db.delete(userSessions).where(eq(userSessions.userId, userId));
+  }
+
+  /** Drops every expired session (run at each sign-in); expired ones are refused anyway. */
+  async prune(db: Executor = this.db): Promise<void> {
+    const now = this.now();
+    const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
+    await db
+      .delete(userSessions)
+      .where(or(lt(userSessions.expiresAt, now), lt(userSessions.lastSeenAt, idleSince)));
+  }
+}
+
+/**
+ * The CSRF token of a signed-in browser: derived from its session id, which only that browser
+ * holds (HttpOnly cookie) and the database never sees. A page from another site cannot read it.
+ */
+export const sessionCsrfToken = (sessionToken: string) => sha256Hex(`csrf:${sessionToken}`);

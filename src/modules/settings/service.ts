@@ -1,0 +1,111 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import { resolveRole } from "../../auth/load-principal.ts";
+import type { Seat } from "../../auth/permissions.ts";
+import type { Database } from "../../db/client.ts";
+import { apiKeys, memberships, organizations, roles, users } from "../../db/schema/index.ts";
+import { forbidden, notFound } from "../../errors.ts";
+import { isUuid } from "../../validation.ts";
+import type { ApiKeyAdmin, KeyExpiration } from "../operator/api-keys.ts";
+
+/** The session principal of the settings screen: a signed-in person, no organization yet. */
+export interface Member {
+  userId: string;
+}
+
+export interface MyOrganization {
+  id: string;
+  name: string;
+  plan: "FREE" | "PRO" | "ENTERPRISE";
+  role: string;
+  seat: Seat;
+}
+
+/**
+ * The rules of the settings screen's key management, once for every caller: a member sees and
+ * revokes their own keys in an organization they belong to; an ADMIN seat sees and revokes
+ * everyone's there; keys are created only for oneself, and only where API access is possible.
+ * Another organization's keys are "not found", never "forbidden".
+ */
+export class MemberKeyService {
+  constructor(
+    private readonly database: Database,
+    private readonly apiKeys: ApiKeyAdmin,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** The member's organizations, by name (the screen's default is the first). */
+  async organizations(member: Member): Promise<MyOrganization[]> {
+    const rows = await this.db
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        plan: organizations.plan,
+        role: memberships.role,
+        customSeat: roles.seat,
+        customPermissions: roles.permissions,
+      })
+      .from(memberships)
+      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+      .leftJoin(
+        roles,
+        and(eq(roles.organizationId, memberships.organizationId), eq(roles.name, memberships.role)),
+      )
+      .where(eq(memberships.userId, member.userId))
+      .orderBy(asc(organizations.name), asc(organizations.id));
+    return rows.flatMap(({ customSeat, customPermissions, ...row }) => {
+      const role = resolveRole(row.role, customSeat, customPermissions);
+      return role ? [{ ...row, seat: role.seat }] : [];
+    });
+  }
+
+  /** The member's place in one organization, read live on every call: removal counts at once. */
+  private async membership(member: Member, organizationId: string): Promise<MyOrganization> {
+    const mine = isUuid(organizationId) ? await this.organizations(member) : [];
+    const found = mine.find((org) => org.id === organizationId);
+    if (!found) throw notFound("Organization not found");
+    return found;
+  }
+
+  /** Newest first; an ADMIN seat sees every member's keys, anyone else only their own. */
+  async list(member: Member, organizationId: string) {
+    const org = await this.membership(member, organizationId);
+    const where =
+      org.seat === "ADMIN"
+        ? eq(apiKeys.organizationId, org.id)
+        : and(eq(apiKeys.organizationId, org.id), eq(apiKeys.userId, member.userId));
+    const rows = await this.db
+      .select({ key: apiKeys, owner: users })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(where)
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    return rows.map(({ key, owner }) => ({ ...key, owner }));
+  }
+
+  async create(
+    member: Member,
+    input: { organizationId: string; name: string; scopes: string[]; expiresIn: KeyExpiration },
+  ) {
+    const org = await this.membership(member, input.organizationId);
+    // a key never does more than its owner: one that could not call the API is not handed out
+    if (org.plan === "FREE") throw forbidden("API access requires the Pro plan");
+    if (org.seat !== "ADMIN" && org.seat !== "TECHNICIAN") {
+      throw forbidden("API access requires an administrator or technician seat");
+    }
+    return this.apiKeys.createApiKey({ ...input, userId: member.userId });
+  }
+
+  async revoke(member: Member, id: string) {
+    const key = isUuid(id)
+      ? await this.db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) })
+      : undefined;
+    if (!key) throw notFound("API key not found");
+    const org = (await this.organizations(member)).find((o) => o.id === key.organizationId);
+    const allowed = org && (key.userId === member.userId || org.seat === "ADMIN");
+    if (!allowed) throw notFound("API key not found");
+    return this.apiKeys.revokeApiKey(id);
+  }
+}

@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+
+/**
+ * Carries a new key's secret across the redirect after POST, so that it is shown exactly once
+ * and a reload repeats a harmless GET. The secret travels in a short-lived HttpOnly cookie,
+ * encrypted (AES-GCM) under a key derived from the browser's own session id: nothing is stored
+ * on the server, any instance can read it, and it is useless without that session. The GET
+ * that shows it clears the cookie.
+ */
+export const FLASH_COOKIE = "orgit_new_key";
+export const FLASH_PATH = "/settings/api-keys";
+export const FLASH_MAX_AGE_S = 120;
+
+export interface NewKeyFlash {
+  secret: string;
+  keyId: string;
+  name: string;
+  organizationId: string;
+}
+
+function keyFor(sessionToken: string) {
+  const raw = createHash("sha256").update(`flash:${sessionToken}`).digest();
+  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+export async function sealFlash(sessionToken: string, flash: NewKeyFlash): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const plain = new TextEncoder().encode(JSON.stringify(flash));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    await keyFor(sessionToken),
+    plain,
+  );
+  return Buffer.concat([iv, new Uint8Array(sealed)]).toString("base64url");
+}
+
+export async function openFlash(
+  sessionToken: string,
+  value: string | undefined,
+): Promise<NewKeyFlash | null> {
+  if (!value) return null;
+  try {
+    const bytes = Buffer.from(value, "base64url");
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: bytes.subarray(0, 12) },
+      await keyFor(sessionToken),
+      bytes.subarray(12),
+    );
+    return JSON.parse(new TextDecoder().decode(plain)) as NewKeyFlash;
+  } catch {
+    return null; // another session's cookie, or tampered: show nothing
+  }
+}

@@ -53,9 +53,17 @@ export class Service {
   ) {}
 
   /** `bun run start` on a free loopback port, access log on (to /dev/null), limits roomy. */
-  static async start(databaseUrl: string, into: ChildProcess[]): Promise<Service> {
+  static async start(
+    databaseUrl: string,
+    into: ChildProcess[],
+    /** a folder: run under `bun --cpu-prof-md` instead, the profile written there at exit */
+    profileDir?: string,
+  ): Promise<Service> {
     const port = await freePort();
-    const child = spawn(process.execPath, ["run", "start"], {
+    const args = profileDir
+      ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, "src/index.ts"]
+      : ["run", "start"];
+    const child = spawn(process.execPath, args, {
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,

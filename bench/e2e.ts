@@ -8,6 +8,8 @@
  *   npm run bench:e2e -- [--duration=3] [--rounds=3] [--connections=32] [--tickets=10000]
  *                        [--big]            an organization of 1,000,000 tickets, one client
  *                        [--soak=600]       RSS after a soak at half load (seconds)
+ *                        [--profile=whoami|tickets|quota] only load that orgit route, under
+ *                                           `bun --cpu-prof-md`; the profile lands in bench/profiles
  *
  * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; the
  * bench creates its own database there and drops it at the end.
@@ -28,6 +30,7 @@ const DURATION = Number(flags.duration ?? 3);
 const ROUNDS = Number(flags.rounds ?? 3);
 const CONNECTIONS = Number(flags.connections ?? 32);
 const TICKETS = Number(flags.tickets ?? 10_000);
+const PROFILE = flags.profile as "whoami" | "tickets" | "quota" | undefined;
 const SOAK = flags.soak ? Number(flags.soak === "true" ? 600 : flags.soak) : 0;
 
 const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -41,8 +44,31 @@ const databaseUrl = url.toString();
 const children: ChildProcess[] = [];
 let service: Service | undefined;
 try {
-  service = await Service.start(databaseUrl, children);
+  service = await Service.start(databaseUrl, children, PROFILE ? "bench/profiles" : undefined);
   const fixture = await service.provision(TICKETS);
+  if (PROFILE) {
+    const path = PROFILE === "tickets" ? "/api/v1/tickets?limit=50" : "/api/v1/whoami";
+    const key = PROFILE === "quota" ? fixture.spentKey : fixture.key;
+    const loaded = await load(`${service.url}${path}`, key);
+    console.log(`profiled ${PROFILE}: ${summary([loaded]).text.trim()} (req/s p50 p99)`);
+  } else {
+    await compare(service, fixture);
+  }
+} finally {
+  // each child leads its own process group (`bun run start` runs the server as its child)
+  for (const child of children)
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+  await Promise.all(
+    children.map(
+      (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
+    ),
+  );
+  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  await admin.end();
+}
+
+/** Every pair, interleaved; the half-load p99s; the soak and the big organization if asked. */
+async function compare(service: Service, fixture: Awaited<ReturnType<Service["provision"]>>) {
   const baseline = await startBaseline(databaseUrl, children);
   console.log(`orgit ${service.url}  baseline ${baseline}  (${CONNECTIONS} connections)\n`);
 
@@ -109,17 +135,6 @@ try {
       summary(results[0]?.orgit ?? []).rps / 2,
     );
   if (flags.big) await bigOrganization(service, databaseUrl);
-} finally {
-  // each child leads its own process group (`bun run start` runs the server as its child)
-  for (const child of children)
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-  await Promise.all(
-    children.map(
-      (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
-    ),
-  );
-  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
 }
 
 /** One autocannon run; every answer's latency kept (sub-millisecond, 429s included). */

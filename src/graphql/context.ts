@@ -1,22 +1,18 @@
 import type { AuthContext } from "../auth/guard.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Services } from "../services.ts";
-import { createLoaders, type Loaders } from "./loaders.ts";
 
-/** What every resolver receives: who is calling, the services, and request-scoped loaders. */
+/**
+ * What every resolver receives: who is calling and the services. Nothing request-scoped is
+ * built here: every request pays for it, and the two DataLoaders that once were had no reader.
+ */
 export interface GraphQLContext extends AuthContext {
   services: Services;
-  loaders: Loaders;
 }
 
 export function createContext(
   services: Services,
   auth: { principal?: Principal | null; operator?: boolean },
 ): GraphQLContext {
-  return {
-    principal: auth.principal ?? null,
-    operator: auth.operator ?? false,
-    services,
-    loaders: createLoaders(services.database.db),
-  };
+  return { principal: auth.principal ?? null, operator: auth.operator ?? false, services };
 }

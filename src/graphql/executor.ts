@@ -19,10 +19,7 @@ export class BrokenOperationsError extends Error {}
 export class OperationExecutor {
   private readonly compiled = new Map<OperationName, CompiledQuery>();
 
-  constructor(
-    schema: GraphQLSchema,
-    source: Record<OperationName, string> = operations,
-  ) {
+  constructor(schema: GraphQLSchema, source: Record<OperationName, string> = operations) {
     const problems: string[] = [];
     for (const [name, text] of Object.entries(source) as [OperationName, string][]) {
       try {

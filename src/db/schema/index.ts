@@ -14,6 +14,7 @@ export * from "./projects.ts";
 export * from "./quota-usage.ts";
 export * from "./roles.ts";
 export * from "./service-instances.ts";
+export * from "./ticket-counts.ts";
 export * from "./tickets.ts";
 export * from "./users.ts";
 export * from "./webhook-deliveries.ts";

@@ -34,9 +34,11 @@ export function pageWindow(args: PageArgs): { limit: number; offset: number } {
 }
 
 /**
- * One page of a list plus its total, in two statements whatever the page size. The order is
- * always the given columns descending (newest first, id as the tie-breaker), so pages are
- * stable: a row never appears on two pages nor falls between them while nothing is written.
+ * One page of a list plus its total. The order is always the given columns descending (newest
+ * first, id as the tie-breaker), so pages are stable: a row never appears on two pages nor falls
+ * between them while nothing is written. A page that is not full (and not past the end) tells
+ * its total by itself, offset + rows, exact in the page statement's own snapshot: small lists
+ * cost one round trip; a full page (or one past the end) is counted by a second statement.
  */
 export async function fetchPage<Q extends PgSelect, T>(
   db: Executor,
@@ -46,14 +48,13 @@ export async function fetchPage<Q extends PgSelect, T>(
   window: { limit: number; offset: number },
   map: (row: Awaited<Q>[number]) => T,
 ): Promise<Page<T>> {
-  const [rows, total] = await Promise.all([
-    query
-      .orderBy(...order.map((column) => sql`${column} desc`))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.$count(count.from, count.where),
-  ]);
-  return { data: (rows as Awaited<Q>).map(map), pagination: { total, ...window } };
+  const rows = (await query
+    .orderBy(...order.map((column) => sql`${column} desc`))
+    .limit(window.limit)
+    .offset(window.offset)) as Awaited<Q>;
+  const tellsTotal = rows.length < window.limit && (rows.length > 0 || window.offset === 0);
+  const total = tellsTotal ? window.offset + rows.length : await db.$count(count.from, count.where);
+  return { data: rows.map(map), pagination: { total, ...window } };
 }
 
 /** Interface B lists (projects, webhooks, deliveries): page ≥ 1 (default 1), limit 1..100 (default 10). */

@@ -65,6 +65,7 @@ export async function boot(runtime: Runtime): Promise<void> {
       await server.stop();
       await app.stop(); // flushes batched writes
       await database.close();
+      logger.flush?.();
       runtime.exit(0);
     };
     runtime.onSignal("SIGINT", () => void shutdown("SIGINT"));

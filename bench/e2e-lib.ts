@@ -15,6 +15,15 @@ export interface Load {
   seconds: number;
   /** every answer's latency, milliseconds */
   latencies: number[];
+  /** CPU time (user + system) the server process spent meanwhile, milliseconds */
+  cpuMs: number;
+}
+
+/** A process's CPU time so far (user + system), milliseconds; Linux /proc, clock ticks of 10 ms. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export function percentile(xs: number[], p: number): number {
@@ -31,8 +40,9 @@ export function summary(loads: Load[]) {
   const rps = requests / seconds;
   const p50 = percentile(all, 0.5);
   const p99 = percentile(all, 0.99);
+  const cpuUs = (loads.reduce((n, l) => n + l.cpuMs, 0) * 1000) / requests;
   const text = `${Math.round(rps).toString().padStart(13)} ${p50.toFixed(2).padStart(5)} ${p99.toFixed(2).padStart(5)}`;
-  return { rps, p50, p99, text };
+  return { rps, p50, p99, cpuUs, text };
 }
 
 export async function freePort(): Promise<number> {
@@ -175,15 +185,19 @@ export class Service {
     return { key: main.key, organizationId: main.organizationId, spentKey: spent.key };
   }
 
-  /** Resident memory of the server process (the deepest descendant of `bun run start`). */
-  rssMiB(): number {
+  /** The server process: the deepest descendant of `bun run start`. */
+  pid(): number {
     let pid = this.child.pid as number;
     for (;;) {
       const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-      if (!children) break;
+      if (!children) return pid;
       pid = Number(children.split(" ")[0]);
     }
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  }
+
+  /** Resident memory of the server process. */
+  rssMiB(): number {
+    const status = readFileSync(`/proc/${this.pid()}/status`, "utf8");
     return Number(status.match(/VmRSS:\s+(\d+)/)?.[1]) / 1024;
   }
 }

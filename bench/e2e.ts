@@ -18,7 +18,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { bigOrganization } from "./e2e-big.ts";
-import { type Load, percentile, Service, summary } from "./e2e-lib.ts";
+import { cpuMs, type Load, percentile, Service, summary } from "./e2e-lib.ts";
 
 const flags = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -69,7 +69,9 @@ try {
 
 /** Every pair, interleaved; the half-load p99s; the soak and the big organization if asked. */
 async function compare(service: Service, fixture: Awaited<ReturnType<Service["provision"]>>) {
-  const baseline = await startBaseline(databaseUrl, children);
+  const baselineChild = await startBaseline(databaseUrl, children);
+  const baseline = baselineChild.url;
+  const pids = { orgit: service.pid(), hand: baselineChild.pid };
   console.log(`orgit ${service.url}  baseline ${baseline}  (${CONNECTIONS} connections)\n`);
 
   const pairs: { name: string; path: string; key: string; target?: number; ref?: string }[] = [
@@ -86,9 +88,12 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, pair] of pairs.entries()) {
       const sides = [
-        () => load(`${service?.url}${pair.path}`, pair.key).then((r) => results[i]?.orgit.push(r)),
         () =>
-          load(`${baseline}${pair.ref ?? pair.path}`, pair.key).then((r) =>
+          load(`${service.url}${pair.path}`, pair.key, undefined, pids.orgit).then((r) =>
+            results[i]?.orgit.push(r),
+          ),
+        () =>
+          load(`${baseline}${pair.ref ?? pair.path}`, pair.key, undefined, pids.hand).then((r) =>
             results[i]?.hand.push(r),
           ),
       ];
@@ -96,6 +101,9 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
       for (const side of sides) await side();
     }
   }
+  // what a route costs Bun and Elysia with nothing behind it: the ceiling of every ratio
+  const reference = summary([await load(`${baseline}/static`, "")]);
+  console.log(`static JSON route by hand (reference): ${reference.text.trim()} (req/s p50 p99)\n`);
   console.log(
     "pair                          |       orgit req/s  p50   p99 | by hand req/s  p50   p99 | ratio  target",
   );
@@ -108,6 +116,17 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
       : "";
     console.log(
       `${pair.name.padEnd(29)} | ${o.text} | ${h.text} | ${ratio.toFixed(2).padStart(5)}  ${verdict}`,
+    );
+  }
+
+  // CPU per request of each server process: steadier than req/s on a shared machine (it does
+  // not count Postgres, where the twin's count(*) runs)
+  console.log("\nserver process CPU per request (µs):");
+  for (const [i, pair] of pairs.entries()) {
+    const o = summary(results[i]?.orgit ?? []).cpuUs;
+    const h = summary(results[i]?.hand ?? []).cpuUs;
+    console.log(
+      `  ${pair.name.padEnd(29)} orgit ${o.toFixed(0).padStart(6)}  by hand ${h.toFixed(0).padStart(6)}  by hand / orgit ${(h / o).toFixed(2)}`,
     );
   }
 
@@ -138,8 +157,15 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
 }
 
 /** One autocannon run; every answer's latency kept (sub-millisecond, 429s included). */
-async function load(target: string, key: string, overallRate?: number): Promise<Load> {
+async function load(
+  target: string,
+  key: string,
+  overallRate?: number,
+  /** the server process, whose CPU time is read before and after */
+  pid?: number,
+): Promise<Load> {
   const latencies: number[] = [];
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   const statuses = new Map<number, number>();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -159,10 +185,14 @@ async function load(target: string, key: string, overallRate?: number): Promise<
   });
   if (statuses.size !== 1)
     console.warn(`  ${target}: mixed statuses ${JSON.stringify([...statuses])}`);
-  return { requests: result.requests.total, seconds: result.duration, latencies };
+  const cpu = pid ? cpuMs(pid) - cpuBefore : 0;
+  return { requests: result.requests.total, seconds: result.duration, latencies, cpuMs: cpu };
 }
 
-async function startBaseline(url: string, into: ChildProcess[]): Promise<string> {
+async function startBaseline(
+  url: string,
+  into: ChildProcess[],
+): Promise<{ url: string; pid: number }> {
   const child = spawn(process.execPath, ["run", "bench/baseline-server.ts"], {
     env: { ...process.env, DATABASE_URL: url, PORT: "0" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -176,7 +206,7 @@ async function startBaseline(url: string, into: ChildProcess[]): Promise<string>
     });
     child.once("exit", (code) => reject(new Error(`baseline exited (${code})`)));
   });
-  return `http://127.0.0.1:${port}`;
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid as number };
 }
 
 /** Half load for SOAK seconds: RSS after the first minute and at the end (target: +10 %). */

@@ -1,7 +1,7 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { equipment, ticketCounts, tickets } from "../../db/schema/index.ts";
-import type { Page } from "../shared/page.ts";
+import { newestFirst, type Page } from "../shared/page.ts";
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type TicketStatus = TicketRow["status"];
@@ -123,7 +123,7 @@ function prepare(db: Executor, shape: number) {
       })
       .from(tickets)
       .where(and(...where))
-      .orderBy(desc(tickets.createdAt), desc(tickets.id))
+      .orderBy(...newestFirst(tickets.createdAt, tickets.id))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare(name),

@@ -4,7 +4,7 @@
  * nothing else: the key hashed (SHA-256) and looked up in a map loaded at start, three token
  * buckets (IP, key, burst) and the daily-quota count in memory, the contract's eight limit
  * headers plus X-Request-Id on every answer, and for the tickets page the same two statements
- * (page, exact total) and the same JSON.
+ * (page in the order of its index, exact total by count(*)) and the same JSON.
  *
  *   DATABASE_URL=… PORT=… RATE_LIMIT_PER_MIN=… bun run bench/baseline-server.ts
  */
@@ -115,7 +115,7 @@ function admit(request: Request, headers: Headers, ip: string): Principal | Resp
 const page = (organizationId: string, limit: number, offset: number) => sql`
   select id, title, status, priority, equipment_id, created_by, created_at from tickets
   where organization_id = ${organizationId}
-  order by created_at desc, id desc limit ${limit} offset ${offset}`;
+  order by created_at desc nulls last, id desc nulls last limit ${limit} offset ${offset}`;
 const total = (organizationId: string) =>
   sql`select count(*)::int as total from tickets where organization_id = ${organizationId}`;
 

@@ -42,6 +42,8 @@ url.pathname = `/${dbName}`;
 const databaseUrl = url.toString();
 
 const children: ChildProcess[] = [];
+// Ctrl-C stops the servers and drops the database too
+process.once("SIGINT", () => void cleanUp().then(() => process.exit(130)));
 let service: Service | undefined;
 try {
   service = await Service.start(databaseUrl, children, PROFILE ? "bench/profiles" : undefined);
@@ -55,6 +57,10 @@ try {
     await compare(service, fixture);
   }
 } finally {
+  await cleanUp();
+}
+
+async function cleanUp() {
   // each child leads its own process group (`bun run start` runs the server as its child)
   for (const child of children)
     if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");

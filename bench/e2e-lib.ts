@@ -62,7 +62,10 @@ export class Service {
     private readonly child: ChildProcess,
   ) {}
 
-  /** `bun run start` on a free loopback port, access log on (to /dev/null), limits roomy. */
+  /**
+   * `bun run start` on a free loopback port, access log on (to /dev/null; BENCH_LOG_LEVEL=warn
+   * turns it off, to see what it costs), limits roomy.
+   */
   static async start(
     databaseUrl: string,
     into: ChildProcess[],
@@ -80,7 +83,7 @@ export class Service {
         PORT: String(port),
         HOST: "127.0.0.1",
         ADMIN_TOKEN,
-        LOG_LEVEL: "info",
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
         RATE_LIMIT_IP_PER_MIN: ROOMY,
         RATE_LIMIT_KEY_PER_MIN: ROOMY,
         RATE_LIMIT_BURST_PER_SEC: ROOMY,

@@ -66,6 +66,7 @@ export async function boot(runtime: Runtime): Promise<void> {
       try {
         await app.stop(); // flushes batched writes
         await database.close();
+        logger.flush?.();
       } catch (error) {
         // e.g. the database went away meanwhile: say so, and still exit rather than hang
         logger.error("shutdown could not finish cleanly", errorFields(error));

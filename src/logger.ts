@@ -7,28 +7,73 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** writes lines still held back (the default writer batches stdout); call before exiting */
+  flush?(): void;
 }
 
 /**
- * One JSON object per line on stdout (stderr for warn/error), ready for any log shipper. Every
- * line passes `redactSecrets` last, whatever a caller put in its fields.
+ * One JSON object per line on stdout (stderr for warn/error), ready for any log shipper. The
+ * line is written as text around the fields' own JSON, without copying them into a new object
+ * (the access log writes one per request). Every line passes `redactSecrets` last, whatever a
+ * caller put in its fields.
  */
 export function createLogger(
   level: LogLevel,
-  write: (line: string, level: LogLevel) => void = defaultWrite,
+  write?: (line: string, level: LogLevel) => void,
 ): Logger {
   const min = RANK[level];
-  const log = (lvl: LogLevel) => (msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[lvl] < min) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields });
-    write(redactSecrets(line), lvl);
+  const out = write ?? batchedWrite();
+  const log = (lvl: LogLevel) => {
+    const head = `","level":"${lvl}","msg":`;
+    return (msg: string, fields?: Record<string, unknown>) => {
+      if (RANK[lvl] < min) return;
+      const rest = fields ? JSON.stringify(fields) : "{}";
+      const tail = rest.length > 2 ? `,${rest.slice(1)}` : "}";
+      const line = `{"time":"${new Date().toISOString()}${head}${JSON.stringify(msg)}${tail}`;
+      out(redactSecrets(line), lvl);
+    };
   };
-  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+  const logger: Logger = {
+    debug: log("debug"),
+    info: log("info"),
+    warn: log("warn"),
+    error: log("error"),
+  };
+  if (!write) logger.flush = () => out("", "silent");
+  return logger;
 }
 
-function defaultWrite(line: string, level: LogLevel) {
-  if (level === "warn" || level === "error") console.error(line);
-  else console.log(line);
+/**
+ * stdout lines gathered for up to 50 ms (or 256 lines) and written at once: one write per
+ * batch instead of per request. warn and error go to stderr at once, after any held lines, so
+ * the order between the two streams stays the order of events. A line of level "silent" only
+ * flushes.
+ */
+function batchedWrite(): (line: string, level: LogLevel) => void {
+  let held: string[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (held.length === 0) return;
+    const lines = held;
+    held = [];
+    console.log(lines.join("\n"));
+  };
+  return (line, level) => {
+    if (level === "warn" || level === "error") {
+      flush();
+      console.error(line);
+      return;
+    }
+    if (level === "silent") return flush();
+    held.push(line);
+    if (held.length >= 256) flush();
+    else if (timer === undefined) {
+      timer = setTimeout(flush, 50);
+      (timer as { unref?: () => void }).unref?.();
+    }
+  };
 }
 
 /**

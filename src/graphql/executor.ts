@@ -1,4 +1,5 @@
-import { type DocumentNode, execute, type GraphQLSchema, Kind, parse, validate } from "graphql";
+import { type GraphQLSchema, Kind, parse, validate } from "graphql";
+import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import { readWithRetry } from "../db/errors.ts";
 import { asApiError, validationFailed } from "../errors.ts";
 import type { GraphQLContext } from "./context.ts";
@@ -11,17 +12,17 @@ export class BrokenOperationsError extends Error {}
 /**
  * Runs the REST routes' GraphQL operations in-process. Every operation is parsed and validated
  * against the schema once, at start-up: a schema change that breaks a route stops the boot (and
- * the tests) instead of failing a live request.
+ * the tests) instead of failing a live request. Each is then compiled by graphql-jit into a
+ * function of its own (the same resolvers, the same schema): graphql-js's `execute` walked the
+ * document, collected fields and checked types again on every request, about a quarter of the
+ * CPU of a whoami or a tickets page (docs/performance.md).
  */
 export class OperationExecutor {
-  private readonly documents = new Map<OperationName, DocumentNode>();
+  private readonly compiled = new Map<OperationName, CompiledQuery>();
   /** operations that only read, and so may run again after a lost connection */
   private readonly reads = new Set<OperationName>();
 
-  constructor(
-    private readonly schema: GraphQLSchema,
-    source: Record<OperationName, string> = operations,
-  ) {
+  constructor(schema: GraphQLSchema, source: Record<OperationName, string> = operations) {
     const problems: string[] = [];
     for (const [name, text] of Object.entries(source) as [OperationName, string][]) {
       try {
@@ -29,8 +30,14 @@ export class OperationExecutor {
         const errors = validate(schema, document);
         if (errors.length > 0) {
           problems.push(`${name}: ${errors.map((e) => e.message).join("; ")}`);
+          continue;
         }
-        this.documents.set(name, document);
+        const compiled = compileQuery(schema, document);
+        if (!isCompiledQuery(compiled)) {
+          problems.push(`${name}: ${compiled.errors?.map((e) => e.message).join("; ")}`);
+          continue;
+        }
+        this.compiled.set(name, compiled);
         const definition = document.definitions[0];
         if (definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === "query") {
           this.reads.add(name);
@@ -50,27 +57,16 @@ export class OperationExecutor {
     context: GraphQLContext,
     variables?: Record<string, unknown>,
   ): Promise<T> {
-    const document = this.documents.get(name) as DocumentNode;
-    const run = () => this.execute<T>(document, context, variables);
+    const compiled = this.compiled.get(name) as CompiledQuery;
+    const run = async () => {
+      const result = await compiled.query(undefined, context, variables);
+      const first = result.errors?.[0];
+      if (first) throw asApiError(first) ?? variableError(first) ?? first.originalError ?? first;
+      return result.data as T;
+    };
     // a read caught in a lost connection runs once more; a mutation never runs twice: its
     // transaction may have committed just before the connection went
     return this.reads.has(name) ? readWithRetry(run) : run();
-  }
-
-  private async execute<T>(
-    document: DocumentNode,
-    context: GraphQLContext,
-    variables?: Record<string, unknown>,
-  ): Promise<T> {
-    const result = await execute({
-      schema: this.schema,
-      document,
-      variableValues: variables,
-      contextValue: context,
-    });
-    const first = result.errors?.[0];
-    if (first) throw asApiError(first) ?? variableError(first) ?? first.originalError ?? first;
-    return result.data as T;
   }
 }
 

@@ -73,7 +73,7 @@ function suite(driver: DriverName) {
     expect(other).toHaveLength(2);
   });
 
-  test("200 members cost the same number of statements as 1 (profiles are joined, no N+1)", async () => {
+  test("200 members cost at most one statement more than 1 (the count; profiles are joined, no N+1)", async () => {
     const { key, organizationId } = await make.member({ scopes: ["users:read"] });
     // the fewest statements over three calls: a background flush (quota counts, key
     // lastUsedAt) may land inside one measurement, never inside all three
@@ -108,7 +108,9 @@ function suite(driver: DriverName) {
     const big = await measure();
     expect(one.rows).toBe(1);
     expect(big.rows).toBe(200);
-    expect(big.queries).toBe(one.queries);
+    // a full page also counts the list (a short page tells its total itself): one statement
+    // more at most, never one per member
+    expect(big.queries).toBeLessThanOrEqual(one.queries + 1);
     expect(big.queries).toBeLessThanOrEqual(4);
   });
 }

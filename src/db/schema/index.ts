@@ -16,6 +16,7 @@ export * from "./quota-usage.ts";
 export * from "./roles.ts";
 export * from "./service-instances.ts";
 export * from "./sign-in-failures.ts";
+export * from "./ticket-counts.ts";
 export * from "./tickets.ts";
 export * from "./user-passwords.ts";
 export * from "./user-sessions.ts";

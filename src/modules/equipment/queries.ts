@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import {
   agentReleases,
@@ -7,7 +7,7 @@ import {
   equipmentUnits,
   memberships,
 } from "../../db/schema/index.ts";
-import { fetchPage } from "../shared/page.ts";
+import { fetchPage, newestFirst } from "../shared/page.ts";
 
 export type EquipmentRow = typeof equipment.$inferSelect;
 export type EquipmentStatus = EquipmentRow["status"];
@@ -95,7 +95,7 @@ export async function newestRelease(db: Executor, platform: string) {
     .select()
     .from(agentReleases)
     .where(and(eq(agentReleases.platform, platform), eq(agentReleases.channel, "stable")))
-    .orderBy(desc(agentReleases.releasedAt), desc(agentReleases.id))
+    .orderBy(...newestFirst(agentReleases.releasedAt, agentReleases.id))
     .limit(1);
   return row;
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { projects } from "../../db/schema/index.ts";
+import { newestFirst } from "../shared/page.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -15,7 +16,7 @@ export function listProjects(
     .select()
     .from(projects)
     .where(eq(projects.organizationId, organizationId))
-    .orderBy(desc(projects.createdAt), desc(projects.id))
+    .orderBy(...newestFirst(projects.createdAt, projects.id))
     .limit(window.limit)
     .offset(window.offset);
 }

@@ -89,10 +89,18 @@ export class OperatorReads {
         revokedAt: apiKeys.revokedAt,
         lastUsedAt: apiKeys.lastUsedAt,
         createdAt: apiKeys.createdAt,
+        owner: users,
       })
       .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
       .where(eq(apiKeys.organizationId, organizationId))
       .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  }
+
+  /** One user by id (a key's owner where the key was read without it); null when unknown. */
+  async userById(id: string) {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row ?? null;
   }
 
   /** Users whose email contains the text (case-insensitive), by email; at most 100. */

@@ -67,7 +67,7 @@ export const settingsResolvers = {
   },
   ApiKey: {
     owner(key: KeyRow, _: unknown, ctx: GraphQLContext) {
-      return key.owner ?? ctx.loaders.user.load(key.userId);
+      return key.owner ?? ctx.services.operatorReads.userById(key.userId);
     },
     status(key: KeyRow, _: unknown, ctx: GraphQLContext) {
       if (key.revokedAt) return "REVOKED";

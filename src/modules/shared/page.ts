@@ -3,6 +3,16 @@ import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
 import type { Executor } from "../../db/client.ts";
 import { Problems } from "../../validation.ts";
 
+/**
+ * `ORDER BY column DESC NULLS LAST, …`: newest first, in the very order of the list indexes
+ * (Drizzle's `.desc()` in an index is DESC NULLS LAST). A plain `DESC` means NULLS FIRST,
+ * which no index matches, NOT NULL columns or not: Postgres then read and sorted every row of
+ * the organization (a parallel scan of a million tickets for a page of 50). Same rows, same
+ * order, since every ordering column is NOT NULL.
+ */
+export const newestFirst = (...columns: PgColumn[]): SQL[] =>
+  columns.map((column) => sql`${column} desc nulls last`);
+
 /** Interface A list bounds (CONTRACT section 6). */
 export const PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const;
 /** GraphQL Int is 32-bit; larger offsets could only ever return an empty page. */
@@ -34,9 +44,11 @@ export function pageWindow(args: PageArgs): { limit: number; offset: number } {
 }
 
 /**
- * One page of a list plus its total, in two statements whatever the page size. The order is
- * always the given columns descending (newest first, id as the tie-breaker), so pages are
- * stable: a row never appears on two pages nor falls between them while nothing is written.
+ * One page of a list plus its total. The order is always the given columns descending (newest
+ * first, id as the tie-breaker), so pages are stable: a row never appears on two pages nor falls
+ * between them while nothing is written. A page that is not full (and not past the end) tells
+ * its total by itself, offset + rows, exact in the page statement's own snapshot: small lists
+ * cost one round trip; a full page (or one past the end) is counted by a second statement.
  */
 export async function fetchPage<Q extends PgSelect, T>(
   db: Executor,
@@ -46,14 +58,13 @@ export async function fetchPage<Q extends PgSelect, T>(
   window: { limit: number; offset: number },
   map: (row: Awaited<Q>[number]) => T,
 ): Promise<Page<T>> {
-  const [rows, total] = await Promise.all([
-    query
-      .orderBy(...order.map((column) => sql`${column} desc`))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.$count(count.from, count.where),
-  ]);
-  return { data: (rows as Awaited<Q>).map(map), pagination: { total, ...window } };
+  const rows = (await query
+    .orderBy(...newestFirst(...order))
+    .limit(window.limit)
+    .offset(window.offset)) as Awaited<Q>;
+  const tellsTotal = rows.length < window.limit && (rows.length > 0 || window.offset === 0);
+  const total = tellsTotal ? window.offset + rows.length : await db.$count(count.from, count.where);
+  return { data: rows.map(map), pagination: { total, ...window } };
 }
 
 /** Interface B lists (projects, webhooks, deliveries): page ≥ 1 (default 1), limit 1..100 (default 10). */

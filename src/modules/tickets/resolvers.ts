@@ -1,4 +1,6 @@
+import type { GraphQLResolveInfo } from "graphql";
 import type { GraphQLContext } from "../../graphql/context.ts";
+import { selects } from "../../graphql/selection.ts";
 import type { PageArgs } from "../shared/page.ts";
 import type { TicketPriority, TicketStatus } from "./queries.ts";
 import type { CreateTicketInput } from "./service.ts";
@@ -9,8 +11,11 @@ export const ticketResolvers = {
       _: unknown,
       args: PageArgs & { status?: TicketStatus; priority?: TicketPriority },
       ctx: GraphQLContext,
+      info: GraphQLResolveInfo,
     ) {
-      return ctx.services.tickets.list(ctx, args);
+      return ctx.services.tickets.list(ctx, args, {
+        description: selects(info, ["data", "description"]),
+      });
     },
   },
   Mutation: {

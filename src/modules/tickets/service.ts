@@ -33,6 +33,8 @@ export class TicketService {
   list(
     ctx: AuthContext,
     args: PageArgs & { status?: TicketStatus | null; priority?: TicketPriority | null },
+    /** whether the answer shows each ticket's description (read only then) */
+    options: { description?: boolean } = {},
   ) {
     const principal = requireApiAccess(ctx);
     requireScope(principal, "tickets:read");
@@ -46,6 +48,7 @@ export class TicketService {
         createdBy: hasPermission(principal, "tickets.view_all") ? undefined : principal.user.id,
       },
       window,
+      options,
     );
   }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, or } from "drizzle-orm";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import {
   organizations,
@@ -6,6 +6,7 @@ import {
   webhookEvents,
   webhookSubscriptions,
 } from "../../db/schema/index.ts";
+import { newestFirst } from "../shared/page.ts";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 
@@ -23,7 +24,7 @@ export function listSubscriptions(
     .select()
     .from(webhookSubscriptions)
     .where(eq(webhookSubscriptions.organizationId, organizationId))
-    .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
+    .orderBy(...newestFirst(webhookSubscriptions.createdAt, webhookSubscriptions.id))
     .limit(window.limit)
     .offset(window.offset);
 }
@@ -105,7 +106,7 @@ export function listDeliveries(
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.subscriptionId, subscriptionId))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .orderBy(...newestFirst(webhookDeliveries.createdAt, webhookDeliveries.id))
     .limit(window.limit)
     .offset(window.offset);
 }

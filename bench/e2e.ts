@@ -1,0 +1,237 @@
+/**
+ * End to end, over real HTTP on loopback: the service as deployed (`bun run start`, Postgres)
+ * against its hand-written twin (bench/baseline-server.ts), both loaded by autocannon (an npm
+ * dev dependency: nothing to install on the system) in one run, interleaved round by round so
+ * that the machine's noise falls on both alike. Prints each pair's req/s, p50/p99 and the
+ * ratio against the targets of docs/performance.md.
+ *
+ *   npm run bench:e2e -- [--duration=3] [--rounds=3] [--connections=32] [--tickets=10000]
+ *                        [--big]            an organization of 1,000,000 tickets, one client
+ *                        [--soak=600]       RSS after a soak at half load (seconds)
+ *                        [--profile=whoami|tickets|quota] only load that orgit route, under
+ *                                           `bun --cpu-prof-md`; the profile lands in bench/profiles
+ *
+ * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; the
+ * bench creates its own database there and drops it at the end.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { bigOrganization } from "./e2e-big.ts";
+import { cpuMs, type Load, percentile, Service, summary } from "./e2e-lib.ts";
+
+const flags = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [name, value] = arg.replace(/^--/, "").split("=");
+    return [name, value ?? "true"];
+  }),
+);
+const DURATION = Number(flags.duration ?? 3);
+const ROUNDS = Number(flags.rounds ?? 3);
+const CONNECTIONS = Number(flags.connections ?? 32);
+const TICKETS = Number(flags.tickets ?? 10_000);
+const PROFILE = flags.profile as "whoami" | "tickets" | "quota" | undefined;
+const SOAK = flags.soak ? Number(flags.soak === "true" ? 600 : flags.soak) : 0;
+
+const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const dbName = `orgit_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+const admin = postgres(base, { max: 1, onnotice: () => {} });
+await admin.unsafe(`create database ${dbName}`);
+const url = new URL(base);
+url.pathname = `/${dbName}`;
+const databaseUrl = url.toString();
+
+const children: ChildProcess[] = [];
+// Ctrl-C stops the servers and drops the database too
+process.once("SIGINT", () => void cleanUp().then(() => process.exit(130)));
+let service: Service | undefined;
+try {
+  service = await Service.start(databaseUrl, children, PROFILE ? "bench/profiles" : undefined);
+  const fixture = await service.provision(TICKETS);
+  if (PROFILE) {
+    const path = PROFILE === "tickets" ? "/api/v1/tickets?limit=50" : "/api/v1/whoami";
+    const key = PROFILE === "quota" ? fixture.spentKey : fixture.key;
+    const loaded = await load(`${service.url}${path}`, key);
+    console.log(`profiled ${PROFILE}: ${summary([loaded]).text.trim()} (req/s p50 p99)`);
+  } else {
+    await compare(service, fixture);
+  }
+} finally {
+  await cleanUp();
+}
+
+async function cleanUp() {
+  // each child leads its own process group (`bun run start` runs the server as its child)
+  for (const child of children)
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+  await Promise.all(
+    children.map(
+      (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
+    ),
+  );
+  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  await admin.end();
+}
+
+/** Every pair, interleaved; the half-load p99s; the soak and the big organization if asked. */
+async function compare(service: Service, fixture: Awaited<ReturnType<Service["provision"]>>) {
+  const baselineChild = await startBaseline(databaseUrl, children);
+  const baseline = baselineChild.url;
+  const pids = { orgit: service.pid(), hand: baselineChild.pid };
+  console.log(`orgit ${service.url}  baseline ${baseline}  (${CONNECTIONS} connections)\n`);
+
+  const pairs: { name: string; path: string; key: string; target?: number; ref?: string }[] = [
+    { name: "GET /api/v1/whoami", path: "/api/v1/whoami", key: fixture.key, target: 0.6 },
+    {
+      name: "GET /api/v1/tickets?limit=50",
+      path: "/api/v1/tickets?limit=50",
+      key: fixture.key,
+      target: 0.8,
+    },
+    { name: "429 (daily quota spent)", path: "/api/v1/whoami", key: fixture.spentKey, target: 0.7 },
+  ];
+  const results = pairs.map(() => ({ orgit: [] as Load[], hand: [] as Load[] }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, pair] of pairs.entries()) {
+      const sides = [
+        () =>
+          load(`${service.url}${pair.path}`, pair.key, undefined, pids.orgit).then((r) =>
+            results[i]?.orgit.push(r),
+          ),
+        () =>
+          load(`${baseline}${pair.ref ?? pair.path}`, pair.key, undefined, pids.hand).then((r) =>
+            results[i]?.hand.push(r),
+          ),
+      ];
+      if (round % 2 === 1) sides.reverse(); // neither side always runs first
+      for (const side of sides) await side();
+    }
+  }
+  // what a route costs Bun and Elysia with nothing behind it: the ceiling of every ratio
+  const reference = summary([await load(`${baseline}/static`, "")]);
+  console.log(`static JSON route by hand (reference): ${reference.text.trim()} (req/s p50 p99)\n`);
+  console.log(
+    "pair                          |       orgit req/s  p50   p99 | by hand req/s  p50   p99 | ratio  target",
+  );
+  for (const [i, pair] of pairs.entries()) {
+    const o = summary(results[i]?.orgit ?? []);
+    const h = summary(results[i]?.hand ?? []);
+    const ratio = o.rps / h.rps;
+    const verdict = pair.target
+      ? `≥ ${pair.target} ${ratio >= pair.target ? "met" : "MISSED"}`
+      : "";
+    console.log(
+      `${pair.name.padEnd(29)} | ${o.text} | ${h.text} | ${ratio.toFixed(2).padStart(5)}  ${verdict}`,
+    );
+  }
+
+  // CPU per request of each server process: steadier than req/s on a shared machine (it does
+  // not count Postgres, where the twin's count(*) runs)
+  console.log("\nserver process CPU per request (µs):");
+  for (const [i, pair] of pairs.entries()) {
+    const o = summary(results[i]?.orgit ?? []).cpuUs;
+    const h = summary(results[i]?.hand ?? []).cpuUs;
+    console.log(
+      `  ${pair.name.padEnd(29)} orgit ${o.toFixed(0).padStart(6)}  by hand ${h.toFixed(0).padStart(6)}  by hand / orgit ${(h / o).toFixed(2)}`,
+    );
+  }
+
+  // p99 at half of the measured maximum throughput (the service's own maximum)
+  console.log("\np99 at half of the measured maximum (orgit):");
+  for (const [i, budget] of [
+    [0, 5],
+    [1, 20],
+  ] as const) {
+    const pair = pairs[i];
+    if (!pair) continue;
+    const max = summary(results[i]?.orgit ?? []).rps;
+    const half = await load(`${service.url}${pair.path}`, pair.key, Math.round(max / 2));
+    const p99 = percentile(half.latencies, 0.99);
+    console.log(
+      `  ${pair.name.padEnd(29)} at ${Math.round(max / 2)} req/s: p50 ${percentile(half.latencies, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (target < ${budget} ms: ${p99 < budget ? "met" : "MISSED"})`,
+    );
+  }
+
+  if (SOAK > 0)
+    await soak(
+      service,
+      pairs[0]?.path as string,
+      fixture.key,
+      summary(results[0]?.orgit ?? []).rps / 2,
+    );
+  if (flags.big) await bigOrganization(service, databaseUrl);
+}
+
+/** One autocannon run; every answer's latency kept (sub-millisecond, 429s included). */
+async function load(
+  target: string,
+  key: string,
+  overallRate?: number,
+  /** the server process, whose CPU time is read before and after */
+  pid?: number,
+): Promise<Load> {
+  const latencies: number[] = [];
+  const cpuBefore = pid ? cpuMs(pid) : 0;
+  const statuses = new Map<number, number>();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: target,
+        connections: CONNECTIONS,
+        duration: overallRate ? Math.max(DURATION, 5) : DURATION,
+        overallRate,
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on("response", (_client, status, _bytes, ms) => {
+      latencies.push(ms);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    });
+  });
+  if (statuses.size !== 1)
+    console.warn(`  ${target}: mixed statuses ${JSON.stringify([...statuses])}`);
+  const cpu = pid ? cpuMs(pid) - cpuBefore : 0;
+  return { requests: result.requests.total, seconds: result.duration, latencies, cpuMs: cpu };
+}
+
+async function startBaseline(
+  url: string,
+  into: ChildProcess[],
+): Promise<{ url: string; pid: number }> {
+  const child = spawn(process.execPath, ["run", "bench/baseline-server.ts"], {
+    env: { ...process.env, DATABASE_URL: url, PORT: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+    detached: true,
+  });
+  into.push(child);
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      const match = chunk.toString().match(/listening (\d+)/);
+      if (match) resolve(match[1] as string);
+    });
+    child.once("exit", (code) => reject(new Error(`baseline exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid as number };
+}
+
+/** Half load for SOAK seconds: RSS after the first minute and at the end (target: +10 %). */
+async function soak(svc: Service, path: string, key: string, rate: number) {
+  console.log(`\nsoak: ${SOAK} s of ${path} at ${Math.round(rate)} req/s`);
+  const run = autocannon({
+    url: `${svc.url}${path}`,
+    connections: CONNECTIONS,
+    duration: SOAK,
+    overallRate: Math.round(rate),
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const first = new Promise<number>((resolve) =>
+    setTimeout(() => resolve(svc.rssMiB()), Math.min(60, SOAK / 2) * 1000),
+  );
+  await run;
+  const [after1, end] = [await first, svc.rssMiB()];
+  const growth = end / after1 - 1;
+  console.log(
+    `  RSS after ${Math.min(60, SOAK / 2)} s ${after1.toFixed(1)} MiB, at the end ${end.toFixed(1)} MiB: ${(growth * 100).toFixed(1)} % (target ≤ +10 %: ${growth <= 0.1 ? "met" : "MISSED"})`,
+  );
+}

@@ -70,7 +70,9 @@ function suite(driver: DriverName) {
     const wellFormed = generateApiKey();
     const wrongOperator = "wrong-operator-token-9876543210";
     secrets.push(wellFormed, wrongOperator);
-    for (const key of [wellFormed, `${member.key.slice(0, -1)}x`, "orgit_short"]) {
+    // the last character changed (to one it is not: a key ending in "x" stayed valid once)
+    const mistyped = `${member.key.slice(0, -1)}${member.key.endsWith("x") ? "y" : "x"}`;
+    for (const key of [wellFormed, mistyped, "orgit_short"]) {
       expect((await send(app, "/api/v1/whoami", { key })).status).toBe(401);
       expect((await send(app, "/api/projects", { key })).status).toBe(401);
     }

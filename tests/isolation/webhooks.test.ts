@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { webhookDeliveries } from "../../src/db/schema/index.ts";
+import { webhookDeliveries, webhookEvents } from "../../src/db/schema/index.ts";
+import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { ALL_EVENTS, createWebhook, PUBLIC_URL } from "../helpers/webhooks.ts";
 import { expectUntouched, twoOrganizations } from "./helpers.ts";
@@ -11,7 +12,8 @@ import { expectUntouched, twoOrganizations } from "./helpers.ts";
  * never contacted): dispatcher.test.ts covers sending.
  */
 function suite(driver: DriverName) {
-  const { app, db, make } = useTestApp(driver);
+  const clock = manualClock(Date.parse("2026-03-01T10:00:00Z"));
+  const { app, db, make } = useTestApp(driver, { now: clock.now });
 
   const json = async (
     path: string,
@@ -39,8 +41,10 @@ function suite(driver: DriverName) {
 
   test("outbox: B's project events fan out to B's subscription only, never to A's", async () => {
     const { a, b, aHook, bHook } = await subscribedPair();
+    let bProjectId = "";
     await expectUntouched(app, a.organizationId, async () => {
       const created = await json("/api/projects", b.key, { body: { name: "B project" } });
+      bProjectId = created.body.id;
       await json(`/api/projects/${created.body.id}`, b.key, {
         method: "PATCH",
         body: { name: "B project 2" },
@@ -55,6 +59,35 @@ function suite(driver: DriverName) {
     expect(aDeliveries.body.data.map((d: { eventType: string }) => d.eventType)).toEqual([
       "project.created",
     ]);
+    // the stored event is B's, at the injected clock's time, with the Standard Webhooks body
+    const [event] = await db.database.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.organizationId, b.organizationId))
+      .orderBy(webhookEvents.createdAt)
+      .limit(1);
+    expect(event?.createdAt.toISOString()).toBe(clock.now().toISOString());
+    expect(event?.payload).toEqual({
+      type: "project.created",
+      timestamp: clock.now().toISOString(),
+      data: { project: expect.objectContaining({ id: bProjectId, name: "B project" }) },
+    });
+  });
+
+  test("outbox: an organization without subscriptions stores no event, and others' subscriptions get nothing", async () => {
+    const { a, aHook } = await subscribedPair();
+    const loner = await make.member({ scopes: ["projects:read", "projects:write"] });
+    await expectUntouched(app, a.organizationId, async () => {
+      const created = await json("/api/projects", loner.key, { body: { name: "Alone" } });
+      expect(created.status).toBe(201);
+    });
+    const events = await db.database.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.organizationId, loner.organizationId));
+    expect(events).toEqual([]);
+    const aDeliveries = await json(`/api/webhooks/${aHook.id}/deliveries`, a.key);
+    expect(aDeliveries.body.data).toHaveLength(1);
   });
 
   test("subscriptions: B cannot read, change or delete A's; B's list and writes stay in B", async () => {

@@ -55,6 +55,26 @@ function suite(driver: DriverName) {
     expect(await records(b.apiKey.id)).toEqual(["fresh"]);
   });
 
+  test("idempotency: taking over B's abandoned reservation leaves A's reservation of the same key alone", async () => {
+    const { a, b } = await twoOrganizations(make);
+    // both keys reserved "job-7" at the same instant and never finished (crashed instances)
+    const at = new Date(clock.now().getTime() - 5 * 60_000);
+    const reservation = { key: "job-7", requestHash: "crashed", createdAt: at };
+    await db.database.db.insert(idempotencyKeys).values([
+      { apiKeyId: a.apiKey.id, ...reservation },
+      { apiKeyId: b.apiKey.id, ...reservation },
+    ]);
+    await expectUntouched(app, a.organizationId, async () => {
+      const taken = await post(b.key, "job-7", "B takes over");
+      expect(taken.status).toBe(201);
+    });
+    const [aRow] = await db.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.apiKeyId, a.apiKey.id));
+    expect(aRow).toMatchObject({ key: "job-7", statusCode: null, requestHash: "crashed" });
+  });
+
   const used = (response: Response) => response.headers.get("x-quota-used");
 
   test("quota: one organization's requests never count against another's, in memory or stored", async () => {

@@ -26,6 +26,7 @@ const KEY_ORG = `${AUTH} > a key acts in its own organization with that organiza
 const KEYS = `${AUTH} > keys: creating one for a non-member is refused; revoking A's key leaves B's working; last use is recorded on the used key only`;
 const OPERATOR = `${AUTH} > operator: members, custom roles and ingest sources of one organization leave the other's alone`;
 const IDEMPOTENCY = `${LIMITS} > idempotency: the same Idempotency-Key in two organizations creates two projects; neither replays nor blocks the other`;
+const IDEMPOTENCY_TAKEOVER = `${LIMITS} > idempotency: taking over B's abandoned reservation leaves A's reservation of the same key alone`;
 const IDEMPOTENCY_PRUNE = `${LIMITS} > idempotency: pruning A's expired records keeps B's fresh ones`;
 const QUOTA = `${LIMITS} > quota: one organization's requests never count against another's, in memory or stored`;
 const QUOTA_PRUNE = `${LIMITS} > quota: pruning B's buckets that left the window keeps A's current ones`;
@@ -33,7 +34,8 @@ const QUOTA_PRUNE = `${LIMITS} > quota: pruning B's buckets that left the window
 export const ISOLATION_TESTS: Record<string, string> = {
   "src/auth/key-store.ts#KeyStore.flushLastUsed": KEYS,
   "src/auth/load-principal.ts#loadKeyRecord": KEY_ORG,
-  "src/http/idempotency.ts#idempotent": IDEMPOTENCY,
+  // the reservation, its lookup and the takeover of an abandoned one
+  "src/http/idempotency.ts#idempotent": IDEMPOTENCY_TAKEOVER,
   "src/http/idempotency.ts#pruneExpired": IDEMPOTENCY_PRUNE,
   "src/http/idempotency.ts#runReserved": IDEMPOTENCY,
   "src/http/quota-store.ts#QuotaStore.prune": QUOTA_PRUNE,

@@ -1,5 +1,10 @@
 import { expect, test } from "bun:test";
-import { numberText, ratePolicy, writeRateHeaders } from "../../src/http/rate-headers.ts";
+import {
+  limitText,
+  numberText,
+  ratePolicy,
+  writeRateHeaders,
+} from "../../src/http/rate-headers.ts";
 import type { BucketRule } from "../../src/http/token-bucket.ts";
 
 const ip: BucketRule = { name: "ip", limit: 60, windowMs: 60_000 };
@@ -20,6 +25,8 @@ test("the bucket with the fewest requests left is reported, even when it refills
     "ratelimit-policy": '"ip";q=60;w=60, "burst";q=10;w=1',
     ratelimit: '"burst";r=2;t=1',
   });
+  // and when it comes first, a later bucket with more left never displaces it
+  expect(headersFor([burst, ip], [2, 10]).ratelimit).toBe('"burst";r=2;t=1');
 });
 
 test("on a tie of requests left, the bucket slower to refill is reported, in either order", () => {
@@ -41,4 +48,10 @@ test("numbers outside the cached small range are still written exactly", () => {
   expect(numberText(100_000)).toBe("100000");
   expect(numberText(-1)).toBe("-1");
   expect(numberText(2.5)).toBe("2.5");
+});
+
+test("limit texts (cached per value) are the limits written out", () => {
+  expect(limitText(5)).toBe("5");
+  expect(limitText(5)).toBe("5");
+  expect(limitText(100_000)).toBe("100000");
 });

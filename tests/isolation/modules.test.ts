@@ -220,6 +220,7 @@ function suite(driver: DriverName) {
       expect(created.status).toBe(201);
       const listed = await json("/api/projects", b.key);
       expect(ids(listed.body)).toEqual([created.body.id]);
+      expect(listed.body.pagination.total, "A's project is not counted").toBe(1);
       const patched = await json(`/api/projects/${created.body.id}`, b.key, {
         method: "PATCH",
         body: { name: "B renamed" },

@@ -107,6 +107,7 @@ function suite(driver: DriverName) {
       }
       const listed = await json("/api/webhooks", b.key);
       expect(listed.body.data.map((h: { id: string }) => h.id)).toEqual([bHook.id]);
+      expect(listed.body.pagination.total, "A's webhook is not counted").toBe(1);
       const patched = await json(`/api/webhooks/${bHook.id}`, b.key, {
         method: "PATCH",
         body: { events: ["project.deleted"] },

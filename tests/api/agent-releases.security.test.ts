@@ -47,7 +47,10 @@ function suite(driver: DriverName) {
   });
 
   test("the operator token is not an API key for this query", async () => {
-    expect(await graphqlError(app, TEST_ADMIN_TOKEN, QUERY)).toMatchObject({ status: 403 });
+    expect(await graphqlError(app, TEST_ADMIN_TOKEN, QUERY)).toMatchObject({
+      status: 403,
+      message: "This operation needs an API key, not the operator token",
+    });
   });
 }
 

@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { alerts, equipment } from "../../src/db/schema/index.ts";
 import {
@@ -47,7 +47,9 @@ function suite(driver: DriverName) {
     return result.body;
   };
 
-  test("setup: an organization with an ingest source", async () => {
+  // an organization with an ingest source, for every test (a hook, not a test: each test
+  // must pass when run alone)
+  beforeAll(async () => {
     const member = await make.member({ scopes: ["alerts:read"] });
     organizationId = member.organizationId;
     key = member.key;

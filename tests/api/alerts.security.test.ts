@@ -42,6 +42,7 @@ function suite(driver: DriverName) {
       peer: "203.0.113.9",
     });
     expect(bad.status).toBe(403);
+    expect(await bad.json()).toEqual({ error: "IP not allowed" });
     expect(await storedFor(organizationId)).toHaveLength(0);
   });
 
@@ -55,6 +56,7 @@ function suite(driver: DriverName) {
         headers: { "x-forwarded-for": forwarded, "x-real-ip": "192.0.2.10" },
       });
       expect({ forwarded, status: response.status }).toEqual({ forwarded, status: 403 });
+      expect(await response.json()).toEqual({ error: "IP not allowed" });
     }
     expect(await storedFor(organizationId)).toHaveLength(0);
   });

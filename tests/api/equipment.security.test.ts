@@ -16,8 +16,10 @@ function suite(driver: DriverName) {
     db.database.db.$count(equipment, eq(equipment.organizationId, organizationId));
 
   test("no key → 401 on every route", async () => {
-    expect((await send(app, "/api/v1/equipments")).status).toBe(401);
-    expect((await bulk(undefined)).status).toBe(401);
+    for (const response of [await send(app, "/api/v1/equipments"), await bulk(undefined)]) {
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: "Missing API key" });
+    }
   });
 
   test("missing scope → 403 naming it", async () => {
@@ -45,7 +47,9 @@ function suite(driver: DriverName) {
 
   test("FREE plan → 403", async () => {
     const free = await make.member({ plan: "FREE", scopes: SCOPES });
-    expect((await bulk(free.key)).status).toBe(403);
+    const refused = await bulk(free.key);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "API access requires the Pro plan" });
     expect((await getJson(app, "/api/v1/equipments", free.key)).body).toEqual({
       error: "API access requires the Pro plan",
     });

@@ -196,12 +196,22 @@ function suite(driver: DriverName) {
   });
 
   test("a failed create under an Idempotency-Key is not remembered: the fixed retry succeeds", async () => {
-    const { key } = await projectMember(make);
+    const { key, organizationId } = await projectMember(make);
     const headers = { "idempotency-key": "retry-after-400" };
     const bad = await send(app, "/api/projects", { key, headers, body: { name: "" } });
     expect(bad.status).toBe(400);
-    const good = await send(app, "/api/projects", { key, headers, body: { name: "" } });
-    expect(good.status).toBe(400);
+    expect(await storedProjects(db.database, organizationId)).toEqual([]);
+    // the corrected body under the same key: a 400 remembered would answer 409 (other body)
+    const good = await send(app, "/api/projects", { key, headers, body: { name: "Fixed" } });
+    expect(good.status, await good.clone().text()).toBe(201);
+    expect(good.headers.get("idempotent-replayed")).toBeNull();
+    const created = await good.json();
+    // from now on the key is remembered: the same request replays the project
+    const again = await send(app, "/api/projects", { key, headers, body: { name: "Fixed" } });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(created);
+    const rows = await storedProjects(db.database, organizationId);
+    expect(rows.map((r) => r.name)).toEqual(["Fixed"]);
   });
 
   test("GraphQL refuses the same input with VALIDATION_FAILED and NOT_FOUND", async () => {

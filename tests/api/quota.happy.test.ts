@@ -10,6 +10,7 @@ import {
   send,
   useTestApp,
 } from "../helpers/harness.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
 
 const quotaHeaders = (response: Response) => ({
   limit: response.headers.get("x-quota-limit"),
@@ -175,7 +176,13 @@ function suite(driver: DriverName) {
         const { key } = await make.member();
         await send(app, "/api/v1/whoami", { key });
         for (let i = 0; i < 5; i++) await send(other, "/api/v1/whoami", { key });
-        await Bun.sleep(2_500); // real timers: this is what they are for
+        // the timers (other's flush, app's reload) run on their own: /health peeks at the
+        // count without consuming it until both have run
+        await eventually(
+          async () =>
+            (await send(app, "/api/v1/health", { key })).headers.get("x-quota-used") === "6",
+          "the other instance's 5 requests, seen through the timers",
+        );
         expect((await send(app, "/api/v1/whoami", { key })).headers.get("x-quota-used")).toBe("7");
       } finally {
         await other.stop();

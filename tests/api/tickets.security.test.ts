@@ -8,7 +8,10 @@ function suite(driver: DriverName) {
   const { app, make } = useTestApp(driver);
 
   test("no key → 401 on both routes, nothing created", async () => {
-    expect((await send(app, "/api/v1/tickets")).status).toBe(401);
+    expect(await getJson(app, "/api/v1/tickets")).toMatchObject({
+      status: 401,
+      body: { error: "Missing API key" },
+    });
     const response = await send(app, "/api/v1/tickets", { body: valid });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: "Missing API key" });
@@ -39,7 +42,10 @@ function suite(driver: DriverName) {
       role: "requester",
       scopes: ["tickets:read"],
     });
-    expect((await getJson(app, "/api/v1/tickets", user.key)).status).toBe(403);
+    expect(await getJson(app, "/api/v1/tickets", user.key)).toMatchObject({
+      status: 403,
+      body: { error: "API access requires an administrator or technician seat" },
+    });
   });
 
   test("another organization's tickets are never listed", async () => {

@@ -156,7 +156,15 @@ describeEachDriver("two instances on one database", (driver: DriverName) => {
         expect(created.status).toBe(201);
       });
       await eventually(() => receiver.deliveredIds().size >= 500, "500 deliveries", 60_000);
-      await Bun.sleep(200);
+      // settled in the database: nothing pending or leased is left that could send again
+      await eventually(
+        async () =>
+          (await db.database.db.select().from(webhookDeliveries)).every(
+            (r) => r.status === "delivered",
+          ),
+        "every delivery recorded as delivered",
+        30_000,
+      );
       expect(receiver.overlaps, "no webhook-id in flight twice").toEqual([]);
       expect(receiver.received.length, "no attempt repeated at all").toBe(500);
       const rows = await db.database.db.select().from(webhookDeliveries);

@@ -74,3 +74,32 @@ test("headers' arithmetic: whole seconds, reset never negative, retry at least 1
   expect(remaining(2.7)).toBe(2);
   expect(remaining(-0.5), "never negative").toBe(0);
 });
+
+/** one token a minute: over a few seconds a used bucket stays visibly apart from a fresh one */
+const slowRule: BucketRule = { name: "ip", limit: 60, windowMs: 3_600_000 };
+const left = (store: MemoryRateLimiter, id: string) =>
+  remaining(store.take([slowRule], [id]).tokens[0] ?? -1);
+
+test("past maxEntries exactly the least recently used go, down to 90 %", () => {
+  const { store } = limiter(10);
+  for (let i = 0; i < 10; i++) store.take([slowRule], [`c${i}`]);
+  expect(store.size, "at the bound nothing is evicted").toBe(10);
+  store.take([slowRule], ["c10"]);
+  expect(store.size, "one over: trimmed to 9").toBe(9);
+  // c0 and c1 (oldest) were dropped and start fresh; c2 kept its state
+  expect(left(store, "c2")).toBe(58);
+  expect(left(store, "c0")).toBe(59);
+});
+
+test("a bucket used again a second later moves to the young end and survives eviction", () => {
+  const { store, advance } = limiter(10);
+  store.take([slowRule], ["old"]);
+  for (let i = 1; i < 10; i++) store.take([slowRule], [`c${i}`]);
+  // exactly REORDER_AFTER_MS later: "old" becomes the most recently used
+  advance(1_000);
+  store.take([slowRule], ["old"]);
+  store.take([slowRule], ["c10"]);
+  expect(store.size).toBe(9);
+  expect(left(store, "old"), "kept: taken twice before").toBe(57);
+  expect(left(store, "c1"), "evicted instead: starts fresh").toBe(59);
+});

@@ -1,0 +1,96 @@
+/**
+ * Every query site in src/ that reads or writes organization data (found by
+ * tests/isolation/scan.ts), and the isolation test that proves another organization is never
+ * touched through it: `file > test name` under tests/isolation/. registry.test.ts fails when a
+ * site has no entry (a new query: write a two-organization test, then list it here), when an
+ * entry names a site that no longer exists, or when the named test is missing.
+ */
+const MODULES = "modules.test.ts";
+const WEBHOOKS = "webhooks.test.ts";
+const DISPATCHER = "dispatcher.test.ts";
+const AUTH = "auth.test.ts";
+const LIMITS = "limits.test.ts";
+
+const TICKETS = `${MODULES} > tickets: B lists only its own, creates in its own organization, cannot cite A's equipment`;
+const EQUIPMENT = `${MODULES} > equipment: B lists only its own; bulk-create refuses A's unit and A's member; install links resolve to their own equipment`;
+const DIRECTORY = `${MODULES} > units, users and groups: each organization lists only its own; memberCount counts only members of the group's organization`;
+const ALERTS = `${MODULES} > alerts: ingest lands in the organization owning the source address; B lists only its own and cannot cite A's equipment`;
+const ALERT_DEDUP = `${MODULES} > alerts: the same source + externalId from two organizations are two alerts; each repeat answers its own organization's id`;
+const PROJECTS = `${MODULES} > projects: B cannot read, change or delete A's project; its own list and writes stay in B`;
+const OUTBOX = `${WEBHOOKS} > outbox: B's project events fan out to B's subscription only, never to A's`;
+const SUBSCRIPTIONS = `${WEBHOOKS} > subscriptions: B cannot read, change or delete A's; B's list and writes stay in B`;
+const DELIVERIES = `${WEBHOOKS} > deliveries: B cannot list, read through its own webhook, or retry A's deliveries`;
+const SENDING = `${DISPATCHER} > A's receiver failing then gone disables A only; B's deliveries arrive, B's subscription stays healthy`;
+const RETENTION = `${DISPATCHER} > retention purges A's settled old event and keeps B's old event that is still pending`;
+const KEY_ORG = `${AUTH} > a key acts in its own organization with that organization's role, even when the owner belongs to both`;
+const KEYS = `${AUTH} > keys: creating one for a non-member is refused; revoking A's key leaves B's working; last use is recorded on the used key only`;
+const OPERATOR = `${AUTH} > operator: members, custom roles and ingest sources of one organization leave the other's alone`;
+const IDEMPOTENCY = `${LIMITS} > idempotency: the same Idempotency-Key in two organizations creates two projects; neither replays nor blocks the other`;
+const IDEMPOTENCY_TAKEOVER = `${LIMITS} > idempotency: taking over B's abandoned reservation leaves A's reservation of the same key alone`;
+const IDEMPOTENCY_PRUNE = `${LIMITS} > idempotency: pruning A's expired records keeps B's fresh ones`;
+const QUOTA = `${LIMITS} > quota: one organization's requests never count against another's, in memory or stored`;
+const QUOTA_PRUNE = `${LIMITS} > quota: pruning B's buckets that left the window keeps A's current ones`;
+
+export const ISOLATION_TESTS: Record<string, string> = {
+  "src/auth/key-store.ts#KeyStore.flushLastUsed": KEYS,
+  "src/auth/load-principal.ts#loadKeyRecord": KEY_ORG,
+  // the reservation, its lookup and the takeover of an abandoned one
+  "src/http/idempotency.ts#idempotent": IDEMPOTENCY_TAKEOVER,
+  "src/http/idempotency.ts#pruneExpired": IDEMPOTENCY_PRUNE,
+  "src/http/idempotency.ts#runReserved": IDEMPOTENCY,
+  "src/http/quota-store.ts#QuotaStore.prune": QUOTA_PRUNE,
+  "src/http/quota-store.ts#QuotaStore.storedTotals": QUOTA,
+  "src/http/quota-store.ts#QuotaStore.written": QUOTA,
+  "src/modules/alerts/queries.ts#alertIdsByExternalKey": ALERT_DEDUP,
+  "src/modules/alerts/queries.ts#alertsPage": ALERTS,
+  "src/modules/alerts/queries.ts#existingEquipmentIds": ALERTS,
+  "src/modules/alerts/queries.ts#insertAlertsSkippingDuplicates": ALERT_DEDUP,
+  "src/modules/alerts/queries.ts#organizationForAddress": ALERTS,
+  "src/modules/equipment/queries.ts#consumeEnrollmentToken": EQUIPMENT,
+  "src/modules/equipment/queries.ts#existingUnitIds": EQUIPMENT,
+  "src/modules/equipment/queries.ts#findEnrollmentToken": EQUIPMENT,
+  "src/modules/equipment/queries.ts#insertEnrollmentTokens": EQUIPMENT,
+  "src/modules/equipment/queries.ts#insertEquipment": EQUIPMENT,
+  "src/modules/equipment/queries.ts#listEquipment": EQUIPMENT,
+  "src/modules/equipment/queries.ts#memberUserIds": EQUIPMENT,
+  "src/modules/groups/service.ts#GroupService.list": DIRECTORY,
+  "src/modules/groups/service.ts#memberCount": DIRECTORY,
+  "src/modules/operator/api-keys.ts#ApiKeyAdmin.createApiKey": KEYS,
+  "src/modules/operator/api-keys.ts#ApiKeyAdmin.revokeApiKey": KEYS,
+  "src/modules/operator/service.ts#OperatorService.addIngestSource": OPERATOR,
+  "src/modules/operator/service.ts#OperatorService.addMember": OPERATOR,
+  "src/modules/operator/service.ts#OperatorService.checkRoleExists": OPERATOR,
+  "src/modules/operator/service.ts#OperatorService.createRole": OPERATOR,
+  "src/modules/operator/service.ts#OperatorService.removeMember": OPERATOR,
+  "src/modules/projects/queries.ts#deleteProjectRow": PROJECTS,
+  "src/modules/projects/queries.ts#findProject": PROJECTS,
+  "src/modules/projects/queries.ts#insertProject": PROJECTS,
+  "src/modules/projects/queries.ts#listProjects": PROJECTS,
+  "src/modules/projects/queries.ts#updateProjectRow": PROJECTS,
+  "src/modules/tickets/queries.ts#equipmentExists": TICKETS,
+  "src/modules/tickets/queries.ts#insertTicket": TICKETS,
+  "src/modules/tickets/queries.ts#listTickets": TICKETS,
+  "src/modules/units/service.ts#UnitService.list": DIRECTORY,
+  "src/modules/users/service.ts#MemberService.list": DIRECTORY,
+  "src/modules/webhooks/queries.ts#deleteSubscription": SUBSCRIPTIONS,
+  "src/modules/webhooks/queries.ts#findDelivery": DELIVERIES,
+  "src/modules/webhooks/queries.ts#findSubscription": SUBSCRIPTIONS,
+  "src/modules/webhooks/queries.ts#insertSubscription": SUBSCRIPTIONS,
+  "src/modules/webhooks/queries.ts#listDeliveries": DELIVERIES,
+  "src/modules/webhooks/queries.ts#listSubscriptions": SUBSCRIPTIONS,
+  "src/modules/webhooks/queries.ts#requeueDelivery": DELIVERIES,
+  "src/modules/webhooks/queries.ts#updateSubscription": SUBSCRIPTIONS,
+  "src/webhooks/delivery-store.ts#claimDue": SENDING,
+  "src/webhooks/delivery-store.ts#disableSubscription": SENDING,
+  "src/webhooks/delivery-store.ts#finishAttempt": SENDING,
+  "src/webhooks/delivery-store.ts#markSubscriptionFailing": SENDING,
+  "src/webhooks/delivery-store.ts#markSubscriptionHealthy": SENDING,
+  "src/webhooks/delivery-store.ts#purgeEvents": RETENTION,
+  "src/webhooks/outbox.ts#recordEvent": OUTBOX,
+};
+
+/** Sites that need no two-organization test, each with the reason. */
+export const EXEMPT: Record<string, string> = {
+  "src/demo/seed.ts#seedDemo":
+    "`--demo` start-up seeding of its own demo organization; never reached from a request",
+};

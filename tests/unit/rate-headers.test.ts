@@ -1,0 +1,57 @@
+import { expect, test } from "bun:test";
+import {
+  limitText,
+  numberText,
+  ratePolicy,
+  writeRateHeaders,
+} from "../../src/http/rate-headers.ts";
+import type { BucketRule } from "../../src/http/token-bucket.ts";
+
+const ip: BucketRule = { name: "ip", limit: 60, windowMs: 60_000 };
+const key: BucketRule = { name: "key", limit: 600, windowMs: 60_000 };
+const burst: BucketRule = { name: "burst", limit: 10, windowMs: 1_000 };
+
+const headersFor = (rules: BucketRule[], tokens: number[]) => {
+  const headers: Record<string, string | number> = {};
+  writeRateHeaders(headers, ratePolicy(rules), tokens);
+  return headers;
+};
+
+test("the bucket with the fewest requests left is reported, even when it refills sooner", () => {
+  expect(headersFor([ip, burst], [10, 2])).toEqual({
+    "x-ratelimit-limit": "10",
+    "x-ratelimit-remaining": "2",
+    "x-ratelimit-reset": "1",
+    "ratelimit-policy": '"ip";q=60;w=60, "burst";q=10;w=1',
+    ratelimit: '"burst";r=2;t=1',
+  });
+  // and when it comes first, a later bucket with more left never displaces it
+  expect(headersFor([burst, ip], [2, 10]).ratelimit).toBe('"burst";r=2;t=1');
+});
+
+test("on a tie of requests left, the bucket slower to refill is reported, in either order", () => {
+  // ip: 55 tokens to refill at 1/s → 55 s; key: 595 at 10/s → 60 s
+  expect(headersFor([ip, key], [5, 5]).ratelimit).toBe('"key";r=5;t=60');
+  expect(headersFor([key, ip], [5, 5]).ratelimit).toBe('"key";r=5;t=60');
+  expect(headersFor([key, ip], [5, 5])["x-ratelimit-limit"]).toBe("600");
+});
+
+test("a full tie keeps the first bucket of the policy", () => {
+  const twin: BucketRule = { name: "key", limit: 60, windowMs: 60_000 };
+  expect(headersFor([ip, twin], [5, 5]).ratelimit).toBe('"ip";r=5;t=55');
+});
+
+test("numbers outside the cached small range are still written exactly", () => {
+  expect(numberText(0)).toBe("0");
+  expect(numberText(1023)).toBe("1023");
+  expect(numberText(1024)).toBe("1024");
+  expect(numberText(100_000)).toBe("100000");
+  expect(numberText(-1)).toBe("-1");
+  expect(numberText(2.5)).toBe("2.5");
+});
+
+test("limit texts (cached per value) are the limits written out", () => {
+  expect(limitText(5)).toBe("5");
+  expect(limitText(5)).toBe("5");
+  expect(limitText(100_000)).toBe("100000");
+});

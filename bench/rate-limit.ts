@@ -4,7 +4,7 @@
  * Several apps share one in-memory PGlite, in three sides:
  * - bare: built with `limits: false`;
  * - headers only: the limits with buckets that always answer the same tokens and a quota that
- *   counts in a field, so the app writes the contract's eight headers (CONTRACT section 7) but
+ *   counts in a field, so the app writes the contract's eight headers (docs/decisions.md §7) but
  *   limits and stores nothing: what those headers cost on their own;
  * - limiter + quota: the in-process buckets, the quota counter and its once-a-second flush.
  * Requests go to every app in turn, one at a time, so whatever else the machine does in a

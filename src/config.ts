@@ -2,7 +2,7 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
 /**
- * Every environment variable of CONTRACT section 2, validated in one place. `loadConfig`
+ * Every environment variable of docs/decisions.md §2, validated in one place. `loadConfig`
  * reports every problem at once, one line per variable, so an operator fixes them in one go.
  */
 const Bool = T.Union([T.Literal("true"), T.Literal("false"), T.Literal("1"), T.Literal("0")]);

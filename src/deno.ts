@@ -1,6 +1,6 @@
 /**
  * Deno entry point, the twin of src/index.ts: the only file that uses Deno's own APIs. The app
- * itself is web-standard (CONTRACT section 1), so this file only reads the configuration, opens
+ * itself is web-standard (docs/decisions.md §1), so this file only reads the configuration, opens
  * the database, serves `app.handle` with the socket peer recorded, and shuts down gracefully.
  *
  *   deno run --node-modules-dir=manual --allow-net --allow-env --allow-read src/deno.ts [--demo]

@@ -1,4 +1,4 @@
-/** Role permissions (CONTRACT section 4). */
+/** Role permissions (docs/decisions.md §4). */
 export const PERMISSIONS = [
   "equipment.view_all",
   "equipment.manage",

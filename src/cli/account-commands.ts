@@ -1,5 +1,5 @@
 /**
- * Operator commands of the settings screen (CONTRACT section 10): sign-in for members, and
+ * Operator commands of the settings screen (docs/decisions.md §10): sign-in for members, and
  * reading what exists. Same table shape as commands.ts, which merges these in.
  */
 import type { Command } from "./commands.ts";

@@ -14,7 +14,7 @@ import {
   sealAnswer,
 } from "./replay-cipher.ts";
 
-/** How long a key and its response are remembered (CONTRACT section 9). */
+/** How long a key and its response are remembered (docs/decisions.md §9). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** A reservation older than this whose request never finished (a crashed instance) is taken over. */
 const ABANDONED_MS = 60_000;

@@ -23,7 +23,7 @@ export const PLAN_PER_MINUTE: Record<Plan, number | null> = {
 };
 
 const INGEST_PATH = "/api/v1/alerts/ingest";
-/** reports the quota without counting against it (CONTRACT section 6) */
+/** reports the quota without counting against it (docs/decisions.md §6) */
 const QUOTA_PEEK_PATH = "/api/v1/health";
 const MINUTE = 60_000;
 

@@ -37,7 +37,7 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   return new Html(out);
 }
 
-/** Headers of every HTML answer (CONTRACT section 10), errors included. */
+/** Headers of every HTML answer (docs/decisions.md §10), errors included. */
 export const PAGE_HEADERS: Record<string, string> = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy": "default-src 'self'",

@@ -3,7 +3,7 @@ import type { Resolve } from "./ssrf.ts";
 const SECOND = 1000;
 const HOUR = 3_600_000;
 
-/** Delay before retry n (CONTRACT section 8); after the last one the delivery has failed. */
+/** Delay before retry n (docs/decisions.md §8); after the last one the delivery has failed. */
 export const DEFAULT_BACKOFF_MS = [
   5 * SECOND,
   5 * 60 * SECOND,

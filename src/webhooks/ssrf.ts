@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
 /**
- * SSRF guard for webhook targets (CONTRACT section 8). A receiver URL must be https and every
+ * SSRF guard for webhook targets (docs/decisions.md §8). A receiver URL must be https and every
  * address it resolves to must be public unicast; `allowPrivate` (ALLOW_PRIVATE_WEBHOOK_URLS)
  * lifts both rules for tests and on-premises receivers. Checked when a subscription is saved
  * and again, after DNS resolution, before every send.

@@ -3,7 +3,7 @@ import { type DriverName, describeEachDriver, freshDatabase } from "../helpers/h
 import { ROOT, type ServiceProcess, startServiceProcess } from "../helpers/service-process.ts";
 
 /**
- * The same app under Deno (CONTRACT section 1): starts the real Deno entry as a child process
+ * The same app under Deno (docs/decisions.md §1): starts the real Deno entry as a child process
  * and drives it over HTTP only, from operator set-up to an API key answering whoami. Runs on
  * embedded PGlite always, and on Postgres (postgres.js under Deno) when TEST_DATABASE_URL is set.
  */

@@ -16,7 +16,7 @@ import {
 import { ROOT, type ServiceProcess, startServiceProcess } from "../helpers/service-process.ts";
 
 /**
- * HTTPS only (CONTRACT section 9): TLS served directly by the Bun entry, and the REQUIRE_HTTPS
+ * HTTPS only (docs/decisions.md §9): TLS served directly by the Bun entry, and the REQUIRE_HTTPS
  * policy with and without a trusted proxy in front.
  */
 const HSTS = "max-age=31536000; includeSubDomains";

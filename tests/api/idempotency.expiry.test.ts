@@ -5,7 +5,7 @@ import { type DriverName, describeEachDriver, send, useTestApp } from "../helper
 import { projectMember, storedProjects } from "../helpers/projects.ts";
 
 /**
- * The 24 h memory of an Idempotency-Key (CONTRACT section 9), on the injected clock: the same
+ * The 24 h memory of an Idempotency-Key (docs/decisions.md §9), on the injected clock: the same
  * key and body replay the first response up to 24 h after it, and create anew after that.
  */
 const DAY = 24 * 3_600_000;

@@ -12,7 +12,7 @@ import {
 } from "../helpers/harness.ts";
 
 /**
- * /livez and /readyz (CONTRACT section 11): no key, no limits, no quota, exempt from
+ * /livez and /readyz (docs/decisions.md §11): no key, no limits, no quota, exempt from
  * REQUIRE_HTTPS, JSON; readyz answers 503 while the database does not answer or migrations
  * are not applied, and 200 again after. A query that loses its connection answers 503.
  */

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 
-test("defaults follow CONTRACT section 2", () => {
+test("defaults follow docs/decisions.md §2", () => {
   const config = loadConfig({});
   expect(config).toMatchObject({
     port: 3000,

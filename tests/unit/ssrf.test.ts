@@ -7,7 +7,7 @@ import {
   UnsafeUrlError,
 } from "../../src/webhooks/ssrf.ts";
 
-/** The SSRF guard (CONTRACT section 8): what is refused, what passes, and the private override. */
+/** The SSRF guard (docs/decisions.md §8): what is refused, what passes, and the private override. */
 const refusedWhenNotAllowed = [
   "https://127.0.0.1/hook",
   "https://169.254.169.254/latest/meta-data/",

@@ -11,7 +11,7 @@ import {
 import { apiKeys } from "./api-keys.ts";
 
 /**
- * `Idempotency-Key` reservations and the responses they produced (CONTRACT section 9). Scoped
+ * `Idempotency-Key` reservations and the responses they produced (docs/decisions.md §9). Scoped
  * to the API key, so one caller's key can never replay another caller's response.
  */
 export const idempotencyKeys = pgTable(

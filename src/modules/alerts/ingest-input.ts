@@ -2,7 +2,7 @@ import { alertSeverityEnum } from "../../db/schema/index.ts";
 import { INSTANT_FORMAT, parseInstant } from "../../input-safety.ts";
 import { isUuid, Problems } from "../../validation.ts";
 
-/** Bounds of POST /api/v1/alerts/ingest (CONTRACT section 6; source and externalId are ours). */
+/** Bounds of POST /api/v1/alerts/ingest (docs/decisions.md §6; source and externalId are ours). */
 export const INGEST_LIMITS = {
   batch: { min: 1, max: 100 },
   source: { min: 1, max: 100 },

@@ -25,7 +25,7 @@ import {
 
 export const MAX_BULK_ITEMS = 100;
 const DAY_MS = 86_400_000;
-/** bulk links: reusable for 7 days; invitation links: one use within 30 days (CONTRACT section 6) */
+/** bulk links: reusable for 7 days; invitation links: one use within 30 days (docs/decisions.md §6) */
 export const TOKEN_LIFETIME_MS = { bulk: 7 * DAY_MS, invitation: 30 * DAY_MS } as const;
 export type TokenKind = keyof typeof TOKEN_LIFETIME_MS;
 const TOKEN_SHAPE = /^[A-Za-z0-9]{20,64}$/;
@@ -35,7 +35,7 @@ export interface BulkCreateInput {
   tokenKind?: TokenKind | null;
 }
 
-/** Equipment rules (CONTRACT sections 4 and 6), shared by REST and GraphQL via the resolvers. */
+/** Equipment rules (docs/decisions.md §4 and §6), shared by REST and GraphQL via the resolvers. */
 export class EquipmentService {
   constructor(
     private readonly database: Database,

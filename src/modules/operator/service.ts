@@ -23,7 +23,7 @@ const EMAIL = /^[^\s@]{1,64}@(?:[^\s@.]+\.)+[^\s@.]+$/;
 const ROLE_NAME = /^[a-z][a-z0-9_-]*$/;
 
 /**
- * The operator mutations of CONTRACT section 3 (API keys: api-keys.ts). Each validates
+ * The operator mutations of docs/decisions.md §3 (API keys: api-keys.ts). Each validates
  * everything before writing.
  */
 export class OperatorService {
@@ -139,7 +139,7 @@ export class OperatorService {
       .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
       .returning();
     if (removed.length === 0) return false;
-    // the settings screen's sessions end at once too (CONTRACT section 10)
+    // the settings screen's sessions end at once too (docs/decisions.md §10)
     await this.db.delete(userSessions).where(eq(userSessions.userId, userId));
     await this.keys.announce({ kind: "organization", id: organizationId });
     return true;

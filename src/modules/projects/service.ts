@@ -15,7 +15,7 @@ import {
   updateProjectRow,
 } from "./queries.ts";
 
-/** Interface B bounds (CONTRACT section 8 and the seed's project table). */
+/** Interface B bounds (docs/decisions.md §8 and the seed's project table). */
 export const PROJECT_LIMITS = {
   name: { min: 1, max: 100 },
   description: { max: 1000 },

@@ -24,7 +24,7 @@ function window(page: number | null | undefined, limit: number | null | undefine
 }
 
 /**
- * The operator's read queries (CONTRACT section 10): what exists, never a hash or a secret.
+ * The operator's read queries (docs/decisions.md §10): what exists, never a hash or a secret.
  * Keys are selected column by column, so no hash can leak through a later field addition.
  */
 export class OperatorReads {

@@ -2,7 +2,7 @@ import { and, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { signInFailures } from "../../db/schema/index.ts";
 
-/** CONTRACT section 10: 10 failures per account or 30 per IP within 15 minutes → 429. */
+/** docs/decisions.md §10: 10 failures per account or 30 per IP within 15 minutes → 429. */
 export const THROTTLE = { windowMs: 15 * 60_000, perAccount: 10, perIp: 30 } as const;
 
 /**

@@ -13,7 +13,7 @@ import { Problems } from "../../validation.ts";
 export const newestFirst = (...columns: PgColumn[]): SQL[] =>
   columns.map((column) => sql`${column} desc nulls last`);
 
-/** Interface A list bounds (CONTRACT section 6). */
+/** Interface A list bounds (docs/decisions.md §6). */
 export const PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const;
 /** GraphQL Int is 32-bit; larger offsets could only ever return an empty page. */
 export const MAX_OFFSET = 2_147_483_647;

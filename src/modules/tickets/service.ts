@@ -23,7 +23,7 @@ export interface CreateTicketInput {
   equipmentId?: string | null;
 }
 
-/** Ticket rules (CONTRACT sections 4 and 6), shared by REST and GraphQL through the resolvers. */
+/** Ticket rules (docs/decisions.md §4 and §6), shared by REST and GraphQL through the resolvers. */
 export class TicketService {
   constructor(
     private readonly database: Database,

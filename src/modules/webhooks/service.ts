@@ -9,7 +9,7 @@ import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../webhooks/s
 import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../shared/page.ts";
 import * as q from "./queries.ts";
 
-/** Interface B webhook bounds (CONTRACT section 8; pagination as for projects). */
+/** Interface B webhook bounds (docs/decisions.md §8; pagination as for projects). */
 export const WEBHOOK_LIMITS = {
   perOrganization: 20,
   urlMaxLength: 2048,

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { toOpenAPISchema } from "@elysiajs/openapi";
+import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import { type AnyElysia, Elysia } from "elysia";
 import type { Config } from "../config.ts";
 import { finishDocument, type OpenApiDocument, type RouteInfo } from "./openapi-document.ts";

@@ -91,7 +91,7 @@ function suite(driver: DriverName) {
     );
   });
 
-  test("settings screen: B's ADMIN sees only B and B's keys, and cannot revoke A's key (404, the key still works)", async () => {
+  test("settings screen: B's ADMIN sees only B and B's keys and cannot revoke A's key (404, the key still works); a member of both sees each one's keys apart", async () => {
     const { a, b } = await twoOrganizations(make);
     // the same custom role name in both, an ADMIN seat only in B: the member's seat must come
     // from B's role, and B must be listed once
@@ -137,6 +137,18 @@ function suite(driver: DriverName) {
     expect(await whoami(aDesk.key)).toBe(200);
     expect(await whoami(b.key)).toBe(401);
     expect(await whoami(bKey.secret)).toBe(200);
+
+    // once also a technician of A, the same person sees in each organization only its keys
+    await app.services.operator.addMember({
+      organizationId: a.organizationId,
+      userId: bDesk.id,
+      role: "technician",
+    });
+    await keyNamed(a.organizationId, bDesk.id, "mine-in-a");
+    const inA = await (await browser.get(`/settings/api-keys?org=${a.organizationId}`)).text();
+    expect(keyNames(inA), "a technician's own keys of A, not of B").toEqual(["mine-in-a"]);
+    const inB = await (await browser.get(`/settings/api-keys?org=${b.organizationId}`)).text();
+    expect(keyNames(inB)).toEqual(["b-own-key", "test key"]);
   });
 }
 

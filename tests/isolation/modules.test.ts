@@ -29,7 +29,7 @@ function suite(driver: DriverName) {
   };
   const ids = (body: { data: { id: string }[] }) => body.data.map((row) => row.id);
 
-  test("tickets: B lists only its own, creates in its own organization, cannot cite A's equipment", async () => {
+  test("tickets: B lists only its own, with a total that counts only its own; creates in its own organization, cannot cite A's equipment", async () => {
     const { a, b } = await twoOrganizations(make);
     const bulk = await json("/api/v1/equipments/bulk-create", a.key, {
       body: { items: [{ name: "a-ws", type: "workstation" }] },
@@ -39,6 +39,12 @@ function suite(driver: DriverName) {
       body: { title: "A's ticket", description: "only A may see this", equipmentId: aEquipment },
     });
     expect(aTicket.status).toBe(201);
+    // more of A's tickets than B's, in the shapes B asks for: a total summing every
+    // organization's ticket_counts would show them
+    const aOther = await json("/api/v1/tickets", a.key, {
+      body: { title: "A's other", description: "also only A's", priority: "medium" },
+    });
+    expect(aOther.status).toBe(201);
     let bTicket = "";
     await expectUntouched(app, a.organizationId, async () => {
       const cited = await json("/api/v1/tickets", b.key, {
@@ -55,10 +61,17 @@ function suite(driver: DriverName) {
       bTicket = created.body.id;
       const listed = await json("/api/v1/tickets", b.key);
       expect(ids(listed.body)).toEqual([bTicket]);
-      expect(listed.body.pagination.total).toBe(1);
+      expect(listed.body.pagination.total, "A's tickets are not counted").toBe(1);
+      const filtered = await json("/api/v1/tickets?status=open&priority=medium", b.key);
+      expect(ids(filtered.body)).toEqual([bTicket]);
+      expect(filtered.body.pagination.total).toBe(1);
+      // past the last row the total comes from its own statement
+      const beyond = await json("/api/v1/tickets?offset=5", b.key);
+      expect(beyond.body).toMatchObject({ data: [], pagination: { total: 1, offset: 5 } });
     });
     const own = await json("/api/v1/tickets", a.key);
-    expect(ids(own.body)).toEqual([aTicket.body.id]);
+    expect(ids(own.body).sort()).toEqual([aOther.body.id, aTicket.body.id].sort());
+    expect(own.body.pagination.total).toBe(2);
   });
 
   test("equipment: B lists only its own; bulk-create refuses A's unit and A's member; install links resolve to their own equipment", async () => {

@@ -10,8 +10,9 @@ const WEBHOOKS = "webhooks.test.ts";
 const DISPATCHER = "dispatcher.test.ts";
 const AUTH = "auth.test.ts";
 const LIMITS = "limits.test.ts";
+const SETTINGS = "settings.test.ts";
 
-const TICKETS = `${MODULES} > tickets: B lists only its own, creates in its own organization, cannot cite A's equipment`;
+const TICKETS = `${MODULES} > tickets: B lists only its own, with a total that counts only its own; creates in its own organization, cannot cite A's equipment`;
 const EQUIPMENT = `${MODULES} > equipment: B lists only its own; bulk-create refuses A's unit and A's member; install links resolve to their own equipment`;
 const DIRECTORY = `${MODULES} > units, users and groups: each organization lists only its own; memberCount counts only members of the group's organization`;
 const ALERTS = `${MODULES} > alerts: ingest lands in the organization owning the source address; B lists only its own and cannot cite A's equipment`;
@@ -25,6 +26,8 @@ const RETENTION = `${DISPATCHER} > retention purges A's settled old event and ke
 const KEY_ORG = `${AUTH} > a key acts in its own organization with that organization's role, even when the owner belongs to both`;
 const KEYS = `${AUTH} > keys: creating one for a non-member is refused; revoking A's key leaves B's working; last use is recorded on the used key only`;
 const OPERATOR = `${AUTH} > operator: members, custom roles and ingest sources of one organization leave the other's alone`;
+const OPERATOR_READS = `${SETTINGS} > operator: organization(B) lists only B's members, roles, ingest sources and keys; userAccounts lists each user's own memberships`;
+const MEMBER_KEYS = `${SETTINGS} > settings screen: B's ADMIN sees only B and B's keys and cannot revoke A's key (404, the key still works); a member of both sees each one's keys apart`;
 const IDEMPOTENCY = `${LIMITS} > idempotency: the same Idempotency-Key in two organizations creates two projects; neither replays nor blocks the other`;
 const IDEMPOTENCY_TAKEOVER = `${LIMITS} > idempotency: taking over B's abandoned reservation leaves A's reservation of the same key alone`;
 const IDEMPOTENCY_PRUNE = `${LIMITS} > idempotency: pruning A's expired records keeps B's fresh ones`;
@@ -67,9 +70,18 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/modules/projects/queries.ts#insertProject": PROJECTS,
   "src/modules/projects/queries.ts#listProjects": PROJECTS,
   "src/modules/projects/queries.ts#updateProjectRow": PROJECTS,
+  "src/modules/settings/operator-reads.ts#OperatorReads.apiKeys": OPERATOR_READS,
+  "src/modules/settings/operator-reads.ts#OperatorReads.ingestSources": OPERATOR_READS,
+  "src/modules/settings/operator-reads.ts#OperatorReads.members": OPERATOR_READS,
+  "src/modules/settings/operator-reads.ts#OperatorReads.membershipsOf": OPERATOR_READS,
+  "src/modules/settings/operator-reads.ts#OperatorReads.roles": OPERATOR_READS,
+  "src/modules/settings/service.ts#MemberKeyService.list": MEMBER_KEYS,
+  "src/modules/settings/service.ts#MemberKeyService.organizations": MEMBER_KEYS,
+  "src/modules/settings/service.ts#MemberKeyService.revoke": MEMBER_KEYS,
   "src/modules/tickets/queries.ts#equipmentExists": TICKETS,
   "src/modules/tickets/queries.ts#insertTicket": TICKETS,
-  "src/modules/tickets/queries.ts#listTickets": TICKETS,
+  // the page and its exact total (the ticket_counts sum); listTickets only runs these statements
+  "src/modules/tickets/queries.ts#prepare": TICKETS,
   "src/modules/units/service.ts#UnitService.list": DIRECTORY,
   "src/modules/users/service.ts#MemberService.list": DIRECTORY,
   "src/modules/webhooks/queries.ts#deleteSubscription": SUBSCRIPTIONS,

@@ -238,6 +238,10 @@ describe("settings screen in a browser", () => {
 
     // keyboard only: the form focuses the email field, Tab reaches the password, Enter submits
     await page.goto("/login");
+    // autofocus lands after the load event on a busy machine: typing before it typed nowhere
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute("data-testid") === "login-email",
+    );
     await page.keyboard.type(user.email);
     await page.keyboard.press("Tab");
     await page.keyboard.type(PASSWORD);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { OrgitApp } from "../../src/app.ts";
 import { generateApiKey } from "../../src/auth/keys.ts";
+import { SCOPES } from "../../src/auth/permissions.ts";
 import { WebhookService } from "../../src/modules/webhooks/service.ts";
 import {
   buildTestApp,
@@ -66,21 +67,7 @@ beforeAll(async () => {
     async () => [],
   );
   const make = factories(app);
-  const all = await make.member({
-    scopes: [
-      "equipment:read",
-      "equipment:write",
-      "tickets:read",
-      "tickets:write",
-      "users:read",
-      "alerts:read",
-      "alerts:write",
-      "projects:read",
-      "projects:write",
-      "webhooks:read",
-      "webhooks:write",
-    ],
-  });
+  const all = await make.member({ scopes: [...SCOPES] });
   const limited = await make.member({ role: "technician", scopes: ["tickets:read"] });
   const free = await make.member({ plan: "FREE", scopes: ["projects:read", "equipment:read"] });
   await app.services.operator.addIngestSource({

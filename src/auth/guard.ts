@@ -17,9 +17,11 @@ export function requirePrincipal(ctx: AuthContext): Principal {
   throw unauthenticated("Missing API key");
 }
 
-/** Interface A is part of the Pro plan, for administrator and technician seats. */
-export function requireApiAccess(ctx: AuthContext): Principal {
-  const principal = requirePrincipal(ctx);
+/**
+ * The one API-access rule of Interface A (part of the Pro plan, for administrator and technician
+ * seats). Each feature's service applies it to the principal its resolver hands over.
+ */
+export function requireApiAccess(principal: Principal): Principal {
   if (principal.organization.plan === "FREE") throw forbidden("API access requires the Pro plan");
   if (principal.seat !== "ADMIN" && principal.seat !== "TECHNICIAN") {
     throw forbidden("API access requires an administrator or technician seat");

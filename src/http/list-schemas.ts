@@ -1,6 +1,6 @@
 import { type IntegerOptions, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
 import { type TSchema, t } from "elysia";
-import { PAGE_LIMIT } from "../modules/shared/page.ts";
+import { PAGE_LIMIT } from "../db/paging.ts";
 
 /**
  * `limit` / `offset` of every interface A list. Only the type is checked here: the range is

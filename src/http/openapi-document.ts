@@ -1,5 +1,5 @@
 import type { Config } from "../config.ts";
-import { PAGE_LIMIT, PAGE_NUMBER_LIMITS } from "../modules/shared/page.ts";
+import { PAGE_LIMIT, PAGE_NUMBER_LIMITS } from "../db/paging.ts";
 import {
   COMPONENT_HEADERS,
   COMPONENT_SCHEMAS,

@@ -43,15 +43,15 @@ test("requirePrincipal: the key's principal; the operator token is 403; nothing 
 test("requireApiAccess: PRO and ENTERPRISE admin or technician seats only", () => {
   for (const seat of ["ADMIN", "TECHNICIAN"] as const) {
     const p = principal({ seat });
-    expect(requireApiAccess({ principal: p, operator: false })).toBe(p);
+    expect(requireApiAccess(p)).toBe(p);
   }
   const free = principal({ organization: { ...principal().organization, plan: "FREE" } });
-  expect(refusal(() => requireApiAccess({ principal: free, operator: false }))).toMatchObject({
+  expect(refusal(() => requireApiAccess(free))).toMatchObject({
     status: 403,
     message: "API access requires the Pro plan",
   });
   const user = principal({ seat: "USER" });
-  expect(refusal(() => requireApiAccess({ principal: user, operator: false }))).toMatchObject({
+  expect(refusal(() => requireApiAccess(user))).toMatchObject({
     status: 403,
     message: "API access requires an administrator or technician seat",
   });

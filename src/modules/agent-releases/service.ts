@@ -1,8 +1,8 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
 import { agentReleases, equipmentPlatformEnum } from "../../db/schema/index.ts";
 import { Problems } from "../../validation.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../shared/page.ts";
 
 export const RELEASE_PLATFORMS = equipmentPlatformEnum.enumValues;
 export const CHANNEL_LENGTH = { min: 1, max: 50 } as const;

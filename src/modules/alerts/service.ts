@@ -2,9 +2,9 @@ import { and, eq, type SQL } from "drizzle-orm";
 import { requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
+import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
 import { alertStatusEnum, alerts } from "../../db/schema/index.ts";
 import { forbidden, validationFailed } from "../../errors.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../shared/page.ts";
 import { parseIngestBody } from "./ingest-input.ts";
 import {
   type AlertRow,

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { fetchPage, newestFirst } from "../../db/paging.ts";
 import {
   agentReleases,
   enrollmentTokens,
@@ -7,7 +8,6 @@ import {
   equipmentUnits,
   memberships,
 } from "../../db/schema/index.ts";
-import { fetchPage, newestFirst } from "../shared/page.ts";
 
 export type EquipmentRow = typeof equipment.$inferSelect;
 export type EquipmentStatus = EquipmentRow["status"];

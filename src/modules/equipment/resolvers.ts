@@ -1,5 +1,5 @@
+import type { PageArgs } from "../../db/paging.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
-import type { PageArgs } from "../shared/page.ts";
 import type { EquipmentStatus } from "./queries.ts";
 import type { BulkCreateInput } from "./service.ts";
 

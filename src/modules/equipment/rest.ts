@@ -1,11 +1,11 @@
 import { Elysia, t } from "elysia";
+import type { Page } from "../../db/paging.ts";
 import { asApiError } from "../../errors.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { throttleAuth } from "../../http/auth-throttle.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
-import type { Page } from "../shared/page.ts";
 import { EQUIPMENT_PLATFORMS, EQUIPMENT_TYPES, FIELD_LIMITS } from "./bulk-items.ts";
 import { MAX_BULK_ITEMS } from "./service.ts";
 

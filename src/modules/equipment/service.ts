@@ -3,13 +3,14 @@ import {
   hasPermission,
   requireApiAccess,
   requirePermission,
+  requirePrincipal,
   requireScope,
 } from "../../auth/guard.ts";
 import { randomBase62, sha256Hex } from "../../auth/keys.ts";
 import type { Database } from "../../db/client.ts";
+import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ApiError, notFound, validationFailed } from "../../errors.ts";
 import { isUuid } from "../../validation.ts";
-import { type PageArgs, pageWindow } from "../shared/page.ts";
 import { type BulkItemInput, checkItems } from "./bulk-items.ts";
 import {
   consumeEnrollmentToken,
@@ -44,7 +45,7 @@ export class EquipmentService {
   ) {}
 
   list(ctx: AuthContext, args: PageArgs & { status?: EquipmentStatus | null }) {
-    const principal = requireApiAccess(ctx);
+    const principal = requireApiAccess(requirePrincipal(ctx));
     requireScope(principal, "equipment:read");
     const window = pageWindow(args);
     return listEquipment(
@@ -65,7 +66,7 @@ export class EquipmentService {
    * lists the others in `errors`. When no item is valid nothing is written and the call is a 400.
    */
   async bulkCreate(ctx: AuthContext, input: BulkCreateInput) {
-    const principal = requireApiAccess(ctx);
+    const principal = requireApiAccess(requirePrincipal(ctx));
     requireScope(principal, "equipment:write");
     requirePermission(principal, "equipment.manage");
     const { items } = input;

@@ -2,8 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
+import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
 import { groups } from "../../db/schema/index.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../shared/page.ts";
 
 /**
  * memberCount in the page query itself (a correlated count per row, served by the

@@ -1,10 +1,10 @@
-import { requireApiAccess } from "../../auth/guard.ts";
+import { requireApiAccess, requirePrincipal } from "../../auth/guard.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 
 export const identityResolvers = {
   Query: {
     whoami(_: unknown, __: unknown, ctx: GraphQLContext) {
-      const principal = requireApiAccess(ctx);
+      const principal = requireApiAccess(requirePrincipal(ctx));
       return {
         organization: { id: principal.organization.id, name: principal.organization.name },
         user: principal.user,
@@ -16,7 +16,7 @@ export const identityResolvers = {
       };
     },
     health(_: unknown, __: unknown, ctx: GraphQLContext) {
-      requireApiAccess(ctx);
+      requireApiAccess(requirePrincipal(ctx));
       return { status: "ok" };
     },
   },

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { newestFirst } from "../../db/paging.ts";
 import { projects } from "../../db/schema/index.ts";
-import { newestFirst } from "../shared/page.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
 

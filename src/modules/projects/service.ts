@@ -1,10 +1,10 @@
 import { requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
+import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../../db/paging.ts";
 import { notFound } from "../../errors.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { recordEvent } from "../../webhooks/outbox.ts";
-import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../shared/page.ts";
 import {
   countProjects,
   deleteProjectRow,

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { newestFirst, type Page } from "../../db/paging.ts";
 import { equipment, ticketCounts, tickets } from "../../db/schema/index.ts";
-import { newestFirst, type Page } from "../shared/page.ts";
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type TicketStatus = TicketRow["status"];

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
+import type { PageArgs } from "../../db/paging.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import { selects } from "../../graphql/selection.ts";
-import type { PageArgs } from "../shared/page.ts";
 import type { TicketPriority, TicketStatus } from "./queries.ts";
 import type { CreateTicketInput } from "./service.ts";
 

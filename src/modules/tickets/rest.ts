@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
+import type { Page } from "../../db/paging.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
-import type { Page } from "../shared/page.ts";
 import { DESCRIPTION_LENGTH, TICKET_PRIORITIES, TICKET_STATUSES, TITLE_LENGTH } from "./service.ts";
 
 /** The seed's ticket JSON: snake_case, unlike every other record. */

@@ -1,8 +1,13 @@
 import type { AuthContext } from "../../auth/guard.ts";
-import { hasPermission, requireApiAccess, requireScope } from "../../auth/guard.ts";
+import {
+  hasPermission,
+  requireApiAccess,
+  requirePrincipal,
+  requireScope,
+} from "../../auth/guard.ts";
 import type { Database } from "../../db/client.ts";
+import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { isUuid, Problems } from "../../validation.ts";
-import { type PageArgs, pageWindow } from "../shared/page.ts";
 import {
   equipmentExists,
   insertTicket,
@@ -36,7 +41,7 @@ export class TicketService {
     /** whether the answer shows each ticket's description (read only then) */
     options: { description?: boolean } = {},
   ) {
-    const principal = requireApiAccess(ctx);
+    const principal = requireApiAccess(requirePrincipal(ctx));
     requireScope(principal, "tickets:read");
     const window = pageWindow(args);
     return listTickets(
@@ -54,7 +59,7 @@ export class TicketService {
 
   /** Any API seat may open a ticket for itself; the scope decides (no role permission needed). */
   async create(ctx: AuthContext, input: CreateTicketInput) {
-    const principal = requireApiAccess(ctx);
+    const principal = requireApiAccess(requirePrincipal(ctx));
     requireScope(principal, "tickets:write");
     const problems = new Problems()
       .length(input.title, ["title"], TITLE_LENGTH.min, TITLE_LENGTH.max)

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
+import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
 import { equipmentUnits } from "../../db/schema/index.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../shared/page.ts";
 
 type UnitRow = typeof equipmentUnits.$inferSelect;
 

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { hasPermission, requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
+import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
 import { memberships, users } from "../../db/schema/index.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../shared/page.ts";
 
 /**
  * Members of the caller's organization: scope users:read and permission users.view. The

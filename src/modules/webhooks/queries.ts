@@ -1,12 +1,12 @@
 import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { newestFirst } from "../../db/paging.ts";
 import {
   organizations,
   webhookDeliveries,
   webhookEvents,
   webhookSubscriptions,
 } from "../../db/schema/index.ts";
-import { newestFirst } from "../shared/page.ts";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 

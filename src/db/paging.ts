@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
-import type { Executor } from "../../db/client.ts";
-import { Problems } from "../../validation.ts";
+import { Problems } from "../validation.ts";
+import type { Executor } from "./client.ts";
 
 /**
  * `ORDER BY column DESC NULLS LAST, …`: newest first, in the very order of the list indexes

@@ -44,13 +44,13 @@ import { memberRoutes } from "./modules/users/rest.ts";
 import { MemberService } from "./modules/users/service.ts";
 import { webhookRoutes } from "./modules/webhooks/rest.ts";
 import { WebhookService } from "./modules/webhooks/service.ts";
-import { settingsPages } from "./pages/routes.ts";
-import type { Services } from "./services.ts";
 import {
   type DispatcherOptions,
   defaultDispatcherOptions,
   WebhookDispatcher,
-} from "./webhooks/dispatcher.ts";
+} from "./outbox/dispatcher.ts";
+import { settingsPages } from "./pages/routes.ts";
+import type { Services } from "./services.ts";
 
 export interface AppOptions {
   config: Config;

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { eq, inArray } from "drizzle-orm";
 import { webhookDeliveries, webhookEvents } from "../../src/db/schema/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { defaultDispatcherOptions, WebhookDispatcher } from "../../src/webhooks/dispatcher.ts";
+import { defaultDispatcherOptions, WebhookDispatcher } from "../../src/outbox/dispatcher.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 import { createWebhook, webhookMember } from "../helpers/webhooks.ts";

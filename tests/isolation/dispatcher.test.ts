@@ -5,7 +5,7 @@ import {
   webhookEvents,
   webhookSubscriptions,
 } from "../../src/db/schema/index.ts";
-import { purgeEvents } from "../../src/webhooks/delivery-store.ts";
+import { purgeEvents } from "../../src/outbox/delivery-store.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { eventually, startReceiver } from "../helpers/webhook-receiver.ts";
 import { createWebhook } from "../helpers/webhooks.ts";

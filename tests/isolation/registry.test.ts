@@ -12,7 +12,7 @@ const sites = organizationQuerySites();
 
 test("the scan finds the query sites (a broken scanner would make the registry check vacuous)", () => {
   expect(sites.length).toBeGreaterThan(40);
-  expect(sites.map((s) => s.id)).toContain("src/webhooks/outbox.ts#recordEvent");
+  expect(sites.map((s) => s.id)).toContain("src/outbox/outbox.ts#recordEvent");
   expect(sites.map((s) => s.id)).toContain("src/modules/alerts/queries.ts#alertIdsByExternalKey");
 });
 

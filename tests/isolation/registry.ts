@@ -92,13 +92,13 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/modules/webhooks/queries.ts#listSubscriptions": SUBSCRIPTIONS,
   "src/modules/webhooks/queries.ts#requeueDelivery": DELIVERIES,
   "src/modules/webhooks/queries.ts#updateSubscription": SUBSCRIPTIONS,
-  "src/webhooks/delivery-store.ts#claimDue": SENDING,
-  "src/webhooks/delivery-store.ts#disableSubscription": SENDING,
-  "src/webhooks/delivery-store.ts#finishAttempt": SENDING,
-  "src/webhooks/delivery-store.ts#markSubscriptionFailing": SENDING,
-  "src/webhooks/delivery-store.ts#markSubscriptionHealthy": SENDING,
-  "src/webhooks/delivery-store.ts#purgeEvents": RETENTION,
-  "src/webhooks/outbox.ts#recordEvent": OUTBOX,
+  "src/outbox/delivery-store.ts#claimDue": SENDING,
+  "src/outbox/delivery-store.ts#disableSubscription": SENDING,
+  "src/outbox/delivery-store.ts#finishAttempt": SENDING,
+  "src/outbox/delivery-store.ts#markSubscriptionFailing": SENDING,
+  "src/outbox/delivery-store.ts#markSubscriptionHealthy": SENDING,
+  "src/outbox/delivery-store.ts#purgeEvents": RETENTION,
+  "src/outbox/outbox.ts#recordEvent": OUTBOX,
 };
 
 /** Sites that need no two-organization test, each with the reason. */

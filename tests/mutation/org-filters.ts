@@ -16,7 +16,7 @@ const FILES = [
   "src/modules/groups/service.ts",
   "src/modules/units/service.ts",
   "src/modules/users/service.ts",
-  "src/webhooks/outbox.ts",
+  "src/outbox/outbox.ts",
   "src/http/idempotency.ts",
 ].sort();
 /** an organization filter, or the API-key filter that confines idempotency records */

@@ -5,7 +5,7 @@ import {
   isPublicAddress,
   systemResolve,
   UnsafeUrlError,
-} from "../../src/webhooks/ssrf.ts";
+} from "../../src/outbox/ssrf.ts";
 
 /** The SSRF guard (docs/decisions.md §8): what is refused, what passes, and the private override. */
 const refusedWhenNotAllowed = [

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
-import { DEFAULT_BACKOFF_MS, retryDelay } from "../../src/webhooks/dispatcher.ts";
-import { newWebhookSecret, signedHeaders } from "../../src/webhooks/signer.ts";
+import { DEFAULT_BACKOFF_MS, retryDelay } from "../../src/outbox/dispatcher.ts";
+import { newWebhookSecret, signedHeaders } from "../../src/outbox/signer.ts";
 
 describe("webhook retry schedule", () => {
   const fixed = (random: number) => ({

@@ -3,8 +3,8 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../../db/paging.ts";
 import { notFound } from "../../errors.ts";
+import { recordEvent } from "../../outbox/outbox.ts";
 import { isUuid, Problems } from "../../validation.ts";
-import { recordEvent } from "../../webhooks/outbox.ts";
 import {
   countProjects,
   deleteProjectRow,

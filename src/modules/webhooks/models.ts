@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
-import { WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../outbox/outbox.ts";
 import { WEBHOOK_LIMITS } from "./service.ts";
 
 /** Typebox models of the webhook routes: request validation and the OpenAPI document. */

@@ -3,10 +3,10 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../../db/paging.ts";
 import { ApiError, notFound } from "../../errors.ts";
+import { WEBHOOK_CHANNEL, WEBHOOK_EVENT_TYPES } from "../../outbox/outbox.ts";
+import { newWebhookSecret } from "../../outbox/signer.ts";
+import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../outbox/ssrf.ts";
 import { isUuid, Problems } from "../../validation.ts";
-import { WEBHOOK_CHANNEL, WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox.ts";
-import { newWebhookSecret } from "../../webhooks/signer.ts";
-import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../webhooks/ssrf.ts";
 import * as q from "./queries.ts";
 
 /** Interface B webhook bounds (docs/decisions.md §8; pagination as for projects). */

@@ -2,18 +2,18 @@ import { eq } from "drizzle-orm";
 import { randomBase62 } from "../auth/keys.ts";
 import { SCOPES } from "../auth/permissions.ts";
 import type { Config } from "../config.ts";
-import { single } from "../db/errors.ts";
-import {
-  agentReleases,
-  alerts,
-  equipment,
-  equipmentUnits,
-  groupMembers,
-  groups,
-  organizations,
-  tickets,
-} from "../db/schema/index.ts";
+import type { Db } from "../db/client.ts";
+import { organizations } from "../db/schema/index.ts";
 import type { Services } from "../services.ts";
+import { seedAgentReleases } from "./releases.ts";
+import {
+  type DemoPeople,
+  seedAlerts,
+  seedEquipment,
+  seedGroups,
+  seedTickets,
+  seedUnits,
+} from "./rows.ts";
 
 export const DEMO_ORGANIZATION = "Acme Corp (demo)";
 
@@ -24,215 +24,80 @@ export const DEMO_ORGANIZATION = "Acme Corp (demo)";
  */
 export async function seedDemo(services: Services, config: Config): Promise<{ secret: string }> {
   const { db } = services.database;
-  const operator = services.operator;
-  let org = await db.query.organizations.findFirst({
+  const existing = await db.query.organizations.findFirst({
     where: eq(organizations.name, DEMO_ORGANIZATION),
   });
-  let adminId: string;
-  if (!org) {
-    org = await operator.createOrganization({ name: DEMO_ORGANIZATION, plan: "PRO" });
-    const orgId = org.id;
-    const admin = await operator.createUser({
-      email: "alice@acme.example",
-      firstName: "Alice",
-      lastName: "Admin",
-    });
-    const tech = await operator.createUser({
-      email: "bob@acme.example",
-      firstName: "Bob",
-      lastName: "Tech",
-    });
-    adminId = admin.id;
-    await operator.addMember({ organizationId: orgId, userId: adminId, role: "admin" });
-    await operator.addMember({ organizationId: orgId, userId: tech.id, role: "technician" });
-    await operator.addIngestSource({
-      organizationId: orgId,
-      cidr: "127.0.0.1/32",
-      label: "local monitoring",
-    });
-    // no ::1 source: the demo listens on 127.0.0.1 (HOST), so no IPv6 caller can reach it
-
-    const hq = single(
-      await db
-        .insert(equipmentUnits)
-        .values({ organizationId: orgId, name: "Headquarters" })
-        .returning(),
-    );
-    const it = single(
-      await db
-        .insert(equipmentUnits)
-        .values({ organizationId: orgId, name: "IT department", parentId: hq.id })
-        .returning(),
-    );
-    await db.insert(equipmentUnits).values({ organizationId: orgId, name: "Lyon branch" });
-
-    const devices = (await db
-      .insert(equipment)
-      .values([
-        {
-          organizationId: orgId,
-          name: "ws-alice",
-          type: "workstation",
-          platform: "windows",
-          location: "HQ, floor 2",
-          unitId: it.id,
-          assignedUserId: adminId,
-          status: "online",
-        },
-        {
-          organizationId: orgId,
-          name: "mbp-bob",
-          type: "laptop",
-          platform: "macos",
-          unitId: it.id,
-          assignedUserId: tech.id,
-          status: "online",
-        },
-        {
-          organizationId: orgId,
-          name: "srv-files-01",
-          type: "server",
-          platform: "linux",
-          location: "HQ server room",
-          unitId: hq.id,
-          managedBy: "infra-team",
-          status: "online",
-        },
-        {
-          organizationId: orgId,
-          name: "vm-build-02",
-          type: "virtual_machine",
-          platform: "linux",
-          unitId: it.id,
-          status: "offline",
-        },
-        {
-          organizationId: orgId,
-          name: "printer-2f",
-          type: "printer",
-          platform: "other",
-          location: "HQ, floor 2",
-          unitId: hq.id,
-          status: "pending",
-        },
-      ])
-      .returning()) as unknown as [{ id: string }, { id: string }, { id: string }, { id: string }];
-    const [ws, , srv, vm] = devices;
-
-    await db.insert(tickets).values([
-      {
-        organizationId: orgId,
-        title: "Printer jams on floor 2",
-        description: "The floor 2 printer jams on every duplex job.",
-        priority: "low",
-        createdBy: tech.id,
-      },
-      {
-        organizationId: orgId,
-        title: "File server disk almost full",
-        description: "srv-files-01 /data is at 93% and growing.",
-        priority: "high",
-        status: "in_progress",
-        equipmentId: srv.id,
-        createdBy: adminId,
-      },
-      {
-        organizationId: orgId,
-        title: "VPN drops every hour",
-        description: "Alice's workstation loses the VPN connection hourly.",
-        equipmentId: ws.id,
-        createdBy: adminId,
-      },
-    ]);
-
-    await db.insert(alerts).values([
-      {
-        organizationId: orgId,
-        source: "prometheus",
-        externalId: "disk-srv-files-01",
-        severity: "critical",
-        title: "Disk usage above 90%",
-        message: "/data at 93%",
-        equipmentId: srv.id,
-      },
-      {
-        organizationId: orgId,
-        source: "prometheus",
-        externalId: "cpu-vm-build-02",
-        severity: "warning",
-        status: "acknowledged",
-        title: "High CPU load",
-        equipmentId: vm.id,
-      },
-      {
-        organizationId: orgId,
-        source: "uptime-kuma",
-        externalId: "intranet-down",
-        severity: "info",
-        status: "resolved",
-        title: "Intranet was unreachable for 2 minutes",
-      },
-    ]);
-
-    const [helpdesk, infra] = (await db
-      .insert(groups)
-      .values([
-        { organizationId: orgId, name: "Helpdesk", description: "First-line support" },
-        { organizationId: orgId, name: "Infrastructure", description: "Servers and network" },
-      ])
-      .returning()) as unknown as [{ id: string }, { id: string }];
-    await db.insert(groupMembers).values([
-      { groupId: helpdesk.id, userId: tech.id },
-      { groupId: infra.id, userId: adminId },
-      { groupId: infra.id, userId: tech.id },
-    ]);
-
-    const existingReleases = await db.select({ id: agentReleases.id }).from(agentReleases).limit(1);
-    if (existingReleases.length === 0) {
-      const build = (version: string, platform: string, architecture: string, channel: string) => ({
-        version,
-        platform,
-        architecture,
-        channel,
-        downloadUrl: `https://downloads.orgit.example/agent/${version}/orgit-agent-${platform}-${architecture}`,
-        sha256: Array.from(
-          new TextEncoder()
-            .encode(`${version}${platform}${architecture}${channel}`.padEnd(32, "0"))
-            .slice(0, 32),
-          (b) => b.toString(16).padStart(2, "0"),
-        ).join(""),
-      });
-      await db
-        .insert(agentReleases)
-        .values([
-          build("2.3.1", "windows", "x86_64", "stable"),
-          build("2.3.1", "linux", "x86_64", "stable"),
-          build("2.3.1", "macos", "arm64", "stable"),
-          build("2.4.0-beta.1", "windows", "x86_64", "beta"),
-        ]);
-    }
-  } else {
-    const orgId = org.id;
-    const admin = await db.query.memberships.findFirst({
-      where: (m, { and, eq: equal }) => and(equal(m.organizationId, orgId), equal(m.role, "admin")),
-    });
-    if (!admin) throw new Error(`${DEMO_ORGANIZATION} has no admin member`);
-    adminId = admin.userId;
-  }
-
+  const people = existing
+    ? { orgId: existing.id, adminId: await findDemoAdmin(db, existing.id) }
+    : await seedOrganization(services);
   const { secret } = await services.apiKeys.createApiKey({
-    organizationId: org.id,
-    userId: adminId,
+    organizationId: people.orgId,
+    userId: people.adminId,
     name: `demo key ${new Date().toISOString()}`,
     scopes: [...SCOPES],
     expiresIn: "DAYS_30",
   });
   // a fresh password at every start, so a demo never runs with a known default password
   const password = `demo-${randomBase62(16)}`;
-  await services.accounts.setPassword(adminId, password);
+  await services.accounts.setPassword(people.adminId, password);
   const adminUser = await db.query.users.findFirst({
-    where: (u, { eq: equal }) => equal(u.id, adminId),
+    where: (u, { eq: equal }) => equal(u.id, people.adminId),
   });
+  printBanner(config, { secret, password, email: adminUser?.email });
+  return { secret };
+}
+
+/** The first start over a DATA_DIR: the organization, its people, then every kind of row. */
+async function seedOrganization(services: Services): Promise<DemoPeople> {
+  const { db } = services.database;
+  const people = await seedPeople(services.operator);
+  const units = await seedUnits(db, people.orgId);
+  const devices = await seedEquipment(db, people, units);
+  await seedTickets(db, people, devices);
+  await seedAlerts(db, people.orgId, devices);
+  await seedGroups(db, people);
+  await seedAgentReleases(db);
+  return people;
+}
+
+/** The PRO organization, Alice (admin) and Bob (technician), and the local ingest source. */
+async function seedPeople(operator: Services["operator"]): Promise<DemoPeople> {
+  const org = await operator.createOrganization({ name: DEMO_ORGANIZATION, plan: "PRO" });
+  const admin = await operator.createUser({
+    email: "alice@acme.example",
+    firstName: "Alice",
+    lastName: "Admin",
+  });
+  const tech = await operator.createUser({
+    email: "bob@acme.example",
+    firstName: "Bob",
+    lastName: "Tech",
+  });
+  await operator.addMember({ organizationId: org.id, userId: admin.id, role: "admin" });
+  await operator.addMember({ organizationId: org.id, userId: tech.id, role: "technician" });
+  await operator.addIngestSource({
+    organizationId: org.id,
+    cidr: "127.0.0.1/32",
+    label: "local monitoring",
+  });
+  // no ::1 source: the demo listens on 127.0.0.1 (HOST), so no IPv6 caller can reach it
+  return { orgId: org.id, adminId: admin.id, techId: tech.id };
+}
+
+/** A later start: the admin the first start created. */
+async function findDemoAdmin(db: Db, orgId: string): Promise<string> {
+  const admin = await db.query.memberships.findFirst({
+    where: (m, { and, eq: equal }) => and(equal(m.organizationId, orgId), equal(m.role, "admin")),
+  });
+  if (!admin) throw new Error(`${DEMO_ORGANIZATION} has no admin member`);
+  return admin.userId;
+}
+
+/** The lines `npm run demo` prints once: the key, the sign-in and a first curl. */
+function printBanner(
+  config: Config,
+  { secret, password, email }: { secret: string; password: string; email?: string },
+): void {
   const base = config.publicBaseUrl;
   const lines = [
     "",
@@ -242,7 +107,7 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
     config.adminToken
       ? `  admin token  : ${config.adminToken}   (operator API at /graphql; npx orgit help)`
       : "",
-    `  sign in      : ${base}/login   as ${adminUser?.email} / ${password}   (API keys in the browser)`,
+    `  sign in      : ${base}/login   as ${email} / ${password}   (API keys in the browser)`,
     `  API docs     : ${base}/swagger`,
     "",
     "  Try it:",
@@ -254,5 +119,4 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
       .filter((l, i) => l !== "" || i === 0 || i === lines.length - 1 || lines[i - 1] !== "")
       .join("\n"),
   );
-  return { secret };
 }

@@ -101,8 +101,15 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/outbox/outbox.ts#recordEvent": OUTBOX,
 };
 
+const DEMO_SEED =
+  "`--demo` start-up seeding of its own demo organization; never reached from a request";
+
 /** Sites that need no two-organization test, each with the reason. */
 export const EXEMPT: Record<string, string> = {
-  "src/demo/seed.ts#seedDemo":
-    "`--demo` start-up seeding of its own demo organization; never reached from a request",
+  "src/demo/rows.ts#seedAlerts": DEMO_SEED,
+  "src/demo/rows.ts#seedEquipment": DEMO_SEED,
+  "src/demo/rows.ts#seedGroups": DEMO_SEED,
+  "src/demo/rows.ts#seedTickets": DEMO_SEED,
+  "src/demo/rows.ts#seedUnits": DEMO_SEED,
+  "src/demo/seed.ts#findDemoAdmin": DEMO_SEED,
 };

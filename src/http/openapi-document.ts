@@ -14,7 +14,7 @@ import { cleanSchema, hoistNamedSchemas } from "./openapi-schemas.ts";
  * The one place where the document Elysia generates from the routes' typebox schemas becomes
  * the published OpenAPI 3.1 document: stable operation ids, bounds and defaults of the paging
  * parameters, JSON-only bodies, every status a route can answer with its body and headers,
- * named component schemas, servers and license. `tests/api/openapi.test.ts` lints the result
+ * named component schemas, servers and license. `tests/system/openapi.test.ts` lints the result
  * with Redocly's recommended rules and compiles every schema with Ajv.
  */
 

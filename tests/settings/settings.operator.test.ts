@@ -8,7 +8,7 @@ import { PASSWORD, pageClient } from "../helpers/settings.ts";
 // set-password hashes at OWASP's scrypt cost (about a second here)
 setDefaultTimeout(120_000);
 
-/** The CLI with its HTTP calls routed into `app`, as tests/api/cli.test.ts does. */
+/** The CLI with its HTTP calls routed into `app`, as tests/system/cli.test.ts does. */
 async function cli(app: OrgitApp, argv: string[], env: Record<string, string> = {}) {
   let out = "";
   let err = "";

@@ -52,7 +52,7 @@ function suite(driver: DriverName) {
     const brokenApp = await buildTestApp(broken.database, { logs });
     await brokenApp.stop();
     await broken.drop();
-    // a failure nothing maps (a lost database answers 503 instead: tests/api/probes.test.ts)
+    // a failure nothing maps (a lost database answers 503 instead: tests/platform/probes.test.ts)
     brokenApp.services.keys.authenticate = () =>
       Promise.reject(new TypeError("Cannot read properties of undefined (reading 'connect')"));
     const response = await send(brokenApp, "/api/v1/whoami", { key: generateApiKey() });

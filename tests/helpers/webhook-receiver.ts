@@ -13,8 +13,10 @@ export interface ReceivedWebhook {
 export interface ReceiverOptions {
   /** answers in order, then 200 for everything after */
   script?: number[];
-  /** ms to wait before answering (a slow receiver) */
+  /** ms to wait before answering (a slow receiver, simulated on purpose: pacing, not a wait) */
   delayMs?: number;
+  /** answers only once this settles: a receiver that hangs until the test lets it go */
+  hold?: Promise<unknown>;
 }
 
 /**
@@ -50,6 +52,7 @@ export function startReceiver(secret: () => string | undefined, options: Receive
           return new Response("bad signature", { status: 401 });
         }
         if (options.delayMs) await Bun.sleep(options.delayMs);
+        if (options.hold) await options.hold;
         const status = script.shift() ?? 200;
         received.push({
           webhookId: id,
@@ -76,15 +79,5 @@ export function startReceiver(secret: () => string | undefined, options: Receive
   };
 }
 
-/** Polls until `check` is true (deliveries are asynchronous); fails with `what` after the timeout. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await Bun.sleep(20);
-  }
-}
+/** Deliveries are asynchronous: suites wait for them with this (tests/helpers/wait.ts). */
+export { eventually } from "./wait.ts";

@@ -3,6 +3,7 @@ import { createConnection } from "node:net";
 import { setPeerAddress } from "../../src/http/peer.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, useTestApp } from "../helpers/harness.ts";
+import { eventuallyFound } from "../helpers/wait.ts";
 
 const ALERT = JSON.stringify({ source: "probe", title: "short host" });
 
@@ -31,15 +32,6 @@ function rawHttp(port: number, text: string): Promise<string> {
   });
 }
 
-async function eventually<T>(find: () => T | undefined): Promise<T | undefined> {
-  for (let i = 0; i < 200; i++) {
-    const found = find();
-    if (found !== undefined) return found;
-    await Bun.sleep(1);
-  }
-  return undefined;
-}
-
 function suite(driver: DriverName) {
   const logs: Record<string, unknown>[] = [];
   const clock = manualClock();
@@ -57,8 +49,9 @@ function suite(driver: DriverName) {
       expect(wrong.status, "/zz/… is not the ingest route").toBe(404);
       const id = wrong.headers.get("x-request-id");
       // the access log is written once the answer is sent: wait for that line, not a fixed time
-      const line = await eventually(() =>
-        logs.find((l) => l.msg === "request" && l.requestId === id),
+      const line = await eventuallyFound(
+        () => logs.find((l) => l.msg === "request" && l.requestId === id),
+        "the access-log line of the 404",
       );
       expect(line?.path, "the log names the path that was routed").toBe("/zz/api/v1/alerts/ingest");
 

@@ -9,6 +9,7 @@ import {
   TEST_ADMIN_TOKEN,
   useTestApp,
 } from "../helpers/harness.ts";
+import { eventually } from "../helpers/wait.ts";
 import { ALL_EVENTS, PUBLIC_URL } from "../helpers/webhooks.ts";
 
 /**
@@ -97,13 +98,10 @@ function suite(driver: DriverName) {
 
     // access-log lines are written after each response is sent: wait for the last one's
     const lastId = viaGraphql.response.headers.get("x-request-id");
-    for (
-      let i = 0;
-      i < 500 && !logs.some((l) => l.msg === "request" && l.requestId === lastId);
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await eventually(
+      () => logs.some((l) => l.msg === "request" && l.requestId === lastId),
+      "the access-log line of the last request",
+    );
     const log = logs.map((line) => JSON.stringify(line)).join("\n");
     for (const secret of secrets) {
       expect(log.includes(secret), `the log holds ${secret.slice(0, 10)}…`).toBe(false);

@@ -13,9 +13,6 @@ import { join } from "node:path";
 const ROOT = join(import.meta.dir, "../..");
 const FILES = [
   ...new Bun.Glob("src/modules/*/queries.ts").scanSync(ROOT),
-  "src/modules/groups/service.ts",
-  "src/modules/units/service.ts",
-  "src/modules/users/service.ts",
   "src/outbox/outbox.ts",
   "src/http/idempotency.ts",
 ].sort();

@@ -1,5 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { fetchPage } from "../../db/paging.ts";
 import { alerts, equipment, ingestSources, organizations } from "../../db/schema/index.ts";
 
 export type AlertRow = typeof alerts.$inferSelect;
@@ -7,8 +8,30 @@ export type NewAlert = typeof alerts.$inferInsert & { id: string };
 
 /** Named data access for alerts and ingest; every query is confined to one organization. */
 
-export function alertsPage(db: Executor, where: SQL | undefined) {
-  return db.select().from(alerts).where(where).$dynamic();
+export interface AlertFilter {
+  organizationId: string;
+  status?: AlertRow["status"] | null;
+  severity?: AlertRow["severity"] | null;
+}
+
+/** A page of the organization's alerts, optionally of one status and severity; newest received first. */
+export function listAlerts(
+  db: Executor,
+  filter: AlertFilter,
+  window: { limit: number; offset: number },
+) {
+  const conditions: SQL[] = [eq(alerts.organizationId, filter.organizationId)];
+  if (filter.status != null) conditions.push(eq(alerts.status, filter.status));
+  if (filter.severity != null) conditions.push(eq(alerts.severity, filter.severity));
+  const where = and(...conditions);
+  return fetchPage(
+    db,
+    db.select().from(alerts).where(where).$dynamic(),
+    { from: alerts, where },
+    [alerts.receivedAt, alerts.id],
+    window,
+    (row) => row,
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { requireApiAccess, requirePrincipal } from "../../auth/guard.ts";
+import { requirePrincipal } from "../../auth/guard.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import type { AlertFilters } from "./service.ts";
 
@@ -7,7 +7,7 @@ import type { AlertFilters } from "./service.ts";
 export const alertResolvers = {
   Query: {
     alerts(_: unknown, args: AlertFilters, ctx: GraphQLContext) {
-      return ctx.services.alerts.list(requireApiAccess(requirePrincipal(ctx)), args);
+      return ctx.services.alerts.list(requirePrincipal(ctx), args);
     },
   },
 };

@@ -1,18 +1,17 @@
-import { and, eq, type SQL } from "drizzle-orm";
-import { requirePermission, requireScope } from "../../auth/guard.ts";
+import { requireApiAccess, requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
-import { alertStatusEnum, alerts } from "../../db/schema/index.ts";
+import { type PageArgs, pageWindow } from "../../db/paging.ts";
+import { alertStatusEnum } from "../../db/schema/index.ts";
 import { forbidden, validationFailed } from "../../errors.ts";
 import { parseIngestBody } from "./ingest-input.ts";
 import {
   type AlertRow,
   alertIdsByExternalKey,
-  alertsPage,
   existingEquipmentIds,
   externalKey,
   insertAlertsSkippingDuplicates,
+  listAlerts,
   type NewAlert,
   organizationForAddress,
 } from "./queries.ts";
@@ -55,24 +54,17 @@ export class AlertService {
   ) {}
 
   /** Scope alerts:read and permission alerts.view; newest received first. */
-  list(principal: Principal, args: AlertFilters) {
+  async list(principal: Principal, args: AlertFilters) {
+    requireApiAccess(principal);
     requireScope(principal, "alerts:read");
     requirePermission(principal, "alerts.view");
     const window = pageWindow(args);
-    const { status, severity } = args;
-    const filters: SQL[] = [eq(alerts.organizationId, principal.organization.id)];
-    if (status != null) filters.push(eq(alerts.status, status));
-    if (severity != null) filters.push(eq(alerts.severity, severity));
-    const where = and(...filters);
-    const db = this.database.db;
-    return fetchPage(
-      db,
-      alertsPage(db, where),
-      { from: alerts, where },
-      [alerts.receivedAt, alerts.id],
+    const page = await listAlerts(
+      this.database.db,
+      { organizationId: principal.organization.id, status: args.status, severity: args.severity },
       window,
-      alertJson,
     );
+    return { data: page.data.map(alertJson), pagination: page.pagination };
   }
 
   /**

@@ -1,12 +1,11 @@
-import type { AuthContext } from "../../auth/guard.ts";
 import {
   hasPermission,
   requireApiAccess,
   requirePermission,
-  requirePrincipal,
   requireScope,
 } from "../../auth/guard.ts";
 import { randomBase62, sha256Hex } from "../../auth/keys.ts";
+import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ApiError, notFound, validationFailed } from "../../errors.ts";
@@ -44,8 +43,8 @@ export class EquipmentService {
     private readonly now: () => Date,
   ) {}
 
-  list(ctx: AuthContext, args: PageArgs & { status?: EquipmentStatus | null }) {
-    const principal = requireApiAccess(requirePrincipal(ctx));
+  list(principal: Principal, args: PageArgs & { status?: EquipmentStatus | null }) {
+    requireApiAccess(principal);
     requireScope(principal, "equipment:read");
     const window = pageWindow(args);
     return listEquipment(
@@ -65,8 +64,8 @@ export class EquipmentService {
    * Checks every item, creates the valid ones and their install tokens in one transaction, and
    * lists the others in `errors`. When no item is valid nothing is written and the call is a 400.
    */
-  async bulkCreate(ctx: AuthContext, input: BulkCreateInput) {
-    const principal = requireApiAccess(requirePrincipal(ctx));
+  async bulkCreate(principal: Principal, input: BulkCreateInput) {
+    requireApiAccess(principal);
     requireScope(principal, "equipment:write");
     requirePermission(principal, "equipment.manage");
     const { items } = input;

@@ -1,10 +1,5 @@
-import type { AuthContext } from "../../auth/guard.ts";
-import {
-  hasPermission,
-  requireApiAccess,
-  requirePrincipal,
-  requireScope,
-} from "../../auth/guard.ts";
+import { hasPermission, requireApiAccess, requireScope } from "../../auth/guard.ts";
+import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { isUuid, Problems } from "../../validation.ts";
@@ -36,12 +31,12 @@ export class TicketService {
   ) {}
 
   list(
-    ctx: AuthContext,
+    principal: Principal,
     args: PageArgs & { status?: TicketStatus | null; priority?: TicketPriority | null },
     /** whether the answer shows each ticket's description (read only then) */
     options: { description?: boolean } = {},
   ) {
-    const principal = requireApiAccess(requirePrincipal(ctx));
+    requireApiAccess(principal);
     requireScope(principal, "tickets:read");
     const window = pageWindow(args);
     return listTickets(
@@ -58,8 +53,8 @@ export class TicketService {
   }
 
   /** Any API seat may open a ticket for itself; the scope decides (no role permission needed). */
-  async create(ctx: AuthContext, input: CreateTicketInput) {
-    const principal = requireApiAccess(requirePrincipal(ctx));
+  async create(principal: Principal, input: CreateTicketInput) {
+    requireApiAccess(principal);
     requireScope(principal, "tickets:write");
     const problems = new Problems()
       .length(input.title, ["title"], TITLE_LENGTH.min, TITLE_LENGTH.max)

@@ -1,11 +1,8 @@
-import { eq } from "drizzle-orm";
-import { requireScope } from "../../auth/guard.ts";
+import { requireApiAccess, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
-import { equipmentUnits } from "../../db/schema/index.ts";
-
-type UnitRow = typeof equipmentUnits.$inferSelect;
+import { type PageArgs, pageWindow } from "../../db/paging.ts";
+import { listUnits, type UnitRow } from "./queries.ts";
 
 export const unitJson = (row: UnitRow) => ({
   id: row.id,
@@ -21,18 +18,10 @@ export const unitJson = (row: UnitRow) => ({
 export class UnitService {
   constructor(private readonly database: Database) {}
 
-  list(principal: Principal, args: PageArgs) {
+  async list(principal: Principal, args: PageArgs) {
+    requireApiAccess(principal);
     requireScope(principal, "equipment:read");
-    const window = pageWindow(args);
-    const db = this.database.db;
-    const mine = eq(equipmentUnits.organizationId, principal.organization.id);
-    return fetchPage(
-      db,
-      db.select().from(equipmentUnits).where(mine).$dynamic(),
-      { from: equipmentUnits, where: mine },
-      [equipmentUnits.createdAt, equipmentUnits.id],
-      window,
-      unitJson,
-    );
+    const page = await listUnits(this.database.db, principal.organization.id, pageWindow(args));
+    return { data: page.data.map(unitJson), pagination: page.pagination };
   }
 }

@@ -35,8 +35,8 @@ const QUOTA = `${LIMITS} > quota: one organization's requests never count agains
 const QUOTA_PRUNE = `${LIMITS} > quota: pruning B's buckets that left the window keeps A's current ones`;
 
 export const ISOLATION_TESTS: Record<string, string> = {
-  "src/auth/key-store.ts#KeyStore.flushLastUsed": KEYS,
   "src/auth/load-principal.ts#loadKeyRecord": KEY_ORG,
+  "src/db/queries/api-keys.ts#recordLastUse": KEYS,
   // the reservation, its lookup and the takeover of an abandoned one
   "src/http/idempotency.ts#idempotent": IDEMPOTENCY_TAKEOVER,
   "src/http/idempotency.ts#pruneExpired": IDEMPOTENCY_PRUNE,
@@ -58,13 +58,17 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/modules/equipment/queries.ts#memberUserIds": EQUIPMENT,
   "src/modules/groups/service.ts#GroupService.list": DIRECTORY,
   "src/modules/groups/service.ts#memberCount": DIRECTORY,
-  "src/modules/operator/api-keys.ts#ApiKeyAdmin.createApiKey": KEYS,
-  "src/modules/operator/api-keys.ts#ApiKeyAdmin.revokeApiKey": KEYS,
-  "src/modules/operator/service.ts#OperatorService.addIngestSource": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.addMember": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.checkRoleExists": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.createRole": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.removeMember": OPERATOR,
+  // removeMember, addMember (with checkRoleExists), createRole, addIngestSource
+  "src/modules/operator/queries.ts#deleteMembership": OPERATOR,
+  // createApiKey's membership check and insert, revokeApiKey's update and its re-read
+  "src/modules/operator/queries.ts#findApiKey": KEYS,
+  "src/modules/operator/queries.ts#findCustomRole": OPERATOR,
+  "src/modules/operator/queries.ts#findMembership": KEYS,
+  "src/modules/operator/queries.ts#insertApiKey": KEYS,
+  "src/modules/operator/queries.ts#insertIngestSource": OPERATOR,
+  "src/modules/operator/queries.ts#insertRole": OPERATOR,
+  "src/modules/operator/queries.ts#revokeApiKeyRow": KEYS,
+  "src/modules/operator/queries.ts#upsertMembership": OPERATOR,
   "src/modules/projects/queries.ts#deleteProjectRow": PROJECTS,
   "src/modules/projects/queries.ts#findProject": PROJECTS,
   "src/modules/projects/queries.ts#insertProject": PROJECTS,

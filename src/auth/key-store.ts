@@ -1,7 +1,12 @@
-import { eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { readWithRetry } from "../db/errors.ts";
-import { apiKeys, serviceInstances } from "../db/schema/index.ts";
+import { recordLastUse } from "../db/queries/api-keys.ts";
+import {
+  deregisterInstance,
+  instancesSeenSince,
+  registerInstance,
+  touchInstance,
+} from "../db/queries/service-instances.ts";
 import { unauthenticated } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { isWellFormedApiKey, sha256Hex } from "./keys.ts";
@@ -62,11 +67,8 @@ export class KeyStore {
   }
 
   async start(): Promise<void> {
-    const db = this.database.db;
-    await db
-      .delete(serviceInstances)
-      .where(lt(serviceInstances.seenAt, new Date(Date.now() - 86_400_000)));
-    await db.insert(serviceInstances).values({ id: this.instanceId });
+    // rows of instances gone for a day are forgotten
+    await registerInstance(this.database.db, this.instanceId, new Date(Date.now() - 86_400_000));
     this.unlisten = await this.database.listen(
       AUTH_CHANNEL,
       (payload) => this.onNotification(payload),
@@ -81,9 +83,7 @@ export class KeyStore {
     await this.flushLastUsed();
     try {
       await this.unlisten?.();
-      await this.database.db
-        .delete(serviceInstances)
-        .where(eq(serviceInstances.id, this.instanceId));
+      await deregisterInstance(this.database.db, this.instanceId);
     } catch (error) {
       // the database is away: shutdown goes on; others skip this instance once its sessions
       // are gone (Postgres) or its heartbeat is stale
@@ -99,10 +99,7 @@ export class KeyStore {
 
   private async heartbeat(): Promise<void> {
     try {
-      await this.database.db
-        .update(serviceInstances)
-        .set({ seenAt: new Date() })
-        .where(eq(serviceInstances.id, this.instanceId));
+      await touchInstance(this.database.db, this.instanceId, new Date());
     } catch (error) {
       this.logger.warn("instance heartbeat failed", { error: String(error) });
     }
@@ -162,11 +159,8 @@ export class KeyStore {
    * whole ACK_TIMEOUT_MS until its heartbeat goes stale.
    */
   private async waitedFor(): Promise<Set<string>> {
-    const recent = await this.database.db
-      .select({ id: serviceInstances.id })
-      .from(serviceInstances)
-      .where(gt(serviceInstances.seenAt, new Date(Date.now() - INSTANCE_STALE_MS)));
-    const ids = recent.map((row) => row.id);
+    const since = new Date(Date.now() - INSTANCE_STALE_MS);
+    const ids = await instancesSeenSince(this.database.db, since);
     const live = await this.database.liveInstances?.(ids);
     return new Set(live ? ids.filter((id) => live.has(id)) : ids);
   }
@@ -224,15 +218,8 @@ export class KeyStore {
     if (this.lastUsed.size === 0) return;
     const batch = [...this.lastUsed];
     this.lastUsed.clear();
-    const values = sql.join(
-      batch.map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`),
-      sql`, `,
-    );
     try {
-      await this.database.db.execute(sql`
-        update ${apiKeys} set last_used_at = v.at
-        from (values ${values}) as v(id, at)
-        where ${apiKeys.id} = v.id and (${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < v.at)`);
+      await recordLastUse(this.database.db, batch);
     } catch (error) {
       this.logger.warn("could not record API key last use", { error: String(error) });
     }

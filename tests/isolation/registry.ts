@@ -35,8 +35,8 @@ const QUOTA = `${LIMITS} > quota: one organization's requests never count agains
 const QUOTA_PRUNE = `${LIMITS} > quota: pruning B's buckets that left the window keeps A's current ones`;
 
 export const ISOLATION_TESTS: Record<string, string> = {
-  "src/auth/key-store.ts#KeyStore.flushLastUsed": KEYS,
   "src/auth/load-principal.ts#loadKeyRecord": KEY_ORG,
+  "src/db/queries/api-keys.ts#recordLastUse": KEYS,
   // the reservation, its lookup and the takeover of an abandoned one
   "src/http/idempotency.ts#idempotent": IDEMPOTENCY_TAKEOVER,
   "src/http/idempotency.ts#pruneExpired": IDEMPOTENCY_PRUNE,
@@ -58,26 +58,32 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/modules/equipment/queries.ts#memberUserIds": EQUIPMENT,
   "src/modules/groups/queries.ts#listGroups": DIRECTORY,
   "src/modules/groups/queries.ts#memberCount": DIRECTORY,
-  "src/modules/operator/api-keys.ts#ApiKeyAdmin.createApiKey": KEYS,
-  "src/modules/operator/api-keys.ts#ApiKeyAdmin.revokeApiKey": KEYS,
-  "src/modules/operator/service.ts#OperatorService.addIngestSource": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.addMember": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.checkRoleExists": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.createRole": OPERATOR,
-  "src/modules/operator/service.ts#OperatorService.removeMember": OPERATOR,
+  // removeMember, addMember (with checkRoleExists), createRole, addIngestSource
+  "src/modules/operator/queries.ts#deleteMembership": OPERATOR,
+  // createApiKey's membership check and insert, revokeApiKey's update and its re-read
+  "src/modules/operator/queries.ts#findApiKey": KEYS,
+  "src/modules/operator/queries.ts#findCustomRole": OPERATOR,
+  "src/modules/operator/queries.ts#findMembership": KEYS,
+  "src/modules/operator/queries.ts#insertApiKey": KEYS,
+  "src/modules/operator/queries.ts#insertIngestSource": OPERATOR,
+  "src/modules/operator/queries.ts#insertRole": OPERATOR,
+  "src/modules/operator/queries.ts#revokeApiKeyRow": KEYS,
+  "src/modules/operator/queries.ts#upsertMembership": OPERATOR,
   "src/modules/projects/queries.ts#deleteProjectRow": PROJECTS,
   "src/modules/projects/queries.ts#findProject": PROJECTS,
   "src/modules/projects/queries.ts#insertProject": PROJECTS,
   "src/modules/projects/queries.ts#listProjects": PROJECTS,
   "src/modules/projects/queries.ts#updateProjectRow": PROJECTS,
-  "src/modules/settings/operator-reads.ts#OperatorReads.apiKeys": OPERATOR_READS,
-  "src/modules/settings/operator-reads.ts#OperatorReads.ingestSources": OPERATOR_READS,
-  "src/modules/settings/operator-reads.ts#OperatorReads.members": OPERATOR_READS,
-  "src/modules/settings/operator-reads.ts#OperatorReads.membershipsOf": OPERATOR_READS,
-  "src/modules/settings/operator-reads.ts#OperatorReads.roles": OPERATOR_READS,
-  "src/modules/settings/service.ts#MemberKeyService.list": MEMBER_KEYS,
-  "src/modules/settings/service.ts#MemberKeyService.organizations": MEMBER_KEYS,
-  "src/modules/settings/service.ts#MemberKeyService.revoke": MEMBER_KEYS,
+  // the operator's reads (OperatorReads)
+  "src/modules/settings/queries.ts#ingestSourcesOf": OPERATOR_READS,
+  "src/modules/settings/queries.ts#keysOf": OPERATOR_READS,
+  "src/modules/settings/queries.ts#membersOf": OPERATOR_READS,
+  "src/modules/settings/queries.ts#membershipsOfUser": OPERATOR_READS,
+  "src/modules/settings/queries.ts#rolesOf": OPERATOR_READS,
+  // the settings screen's keys (MemberKeyService: organizations, list, revoke)
+  "src/modules/settings/queries.ts#keyById": MEMBER_KEYS,
+  "src/modules/settings/queries.ts#keysWithOwners": MEMBER_KEYS,
+  "src/modules/settings/queries.ts#memberOrganizations": MEMBER_KEYS,
   "src/modules/tickets/queries.ts#equipmentExists": TICKETS,
   "src/modules/tickets/queries.ts#insertTicket": TICKETS,
   // the page and its exact total (the ticket_counts sum); listTickets only runs these statements

@@ -31,7 +31,7 @@ const ALLOWED_ARROWS = [
   "src/graphql/yoga.ts -> src/http/auth.ts",
   "src/graphql/yoga.ts -> src/http/request-context.ts",
 ];
-const ALLOWED_LONG = ["src/http/rate-limit.ts", "src/modules/operator/service.ts"];
+const ALLOWED_LONG = ["src/http/rate-limit.ts"];
 
 const files = sourceFiles();
 

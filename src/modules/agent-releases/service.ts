@@ -1,8 +1,10 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { requireApiAccess } from "../../auth/guard.ts";
+import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
-import { fetchPage, type PageArgs, pageWindow } from "../../db/paging.ts";
-import { agentReleases, equipmentPlatformEnum } from "../../db/schema/index.ts";
+import { type PageArgs, pageWindow } from "../../db/paging.ts";
+import { equipmentPlatformEnum } from "../../db/schema/index.ts";
 import { Problems } from "../../validation.ts";
+import { type ReleaseRow, releasesPage } from "./queries.ts";
 
 export const RELEASE_PLATFORMS = equipmentPlatformEnum.enumValues;
 export const CHANNEL_LENGTH = { min: 1, max: 50 } as const;
@@ -11,8 +13,6 @@ export interface ReleaseFilters extends PageArgs {
   platform?: string | null;
   channel?: string | null;
 }
-
-type ReleaseRow = typeof agentReleases.$inferSelect;
 
 export const releaseJson = (row: ReleaseRow) => ({
   id: row.id,
@@ -33,7 +33,8 @@ export const releaseJson = (row: ReleaseRow) => ({
 export class AgentReleaseService {
   constructor(private readonly database: Database) {}
 
-  list(args: ReleaseFilters) {
+  list(principal: Principal, args: ReleaseFilters) {
+    requireApiAccess(principal);
     const window = pageWindow(args);
     const problems = new Problems();
     const { platform, channel } = args;
@@ -47,18 +48,6 @@ export class AgentReleaseService {
     if (channel != null)
       problems.length(channel, ["channel"], CHANNEL_LENGTH.min, CHANNEL_LENGTH.max);
     problems.throwIfAny();
-    const filters: SQL[] = [];
-    if (platform != null) filters.push(eq(agentReleases.platform, platform));
-    if (channel != null) filters.push(eq(agentReleases.channel, channel));
-    const where = and(...filters);
-    const db = this.database.db;
-    return fetchPage(
-      db,
-      db.select().from(agentReleases).where(where).$dynamic(),
-      { from: agentReleases, where },
-      [agentReleases.releasedAt, agentReleases.id],
-      window,
-      releaseJson,
-    );
+    return releasesPage(this.database.db, { platform, channel }, window, releaseJson);
   }
 }

@@ -1,13 +1,11 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { KeyStore } from "../../auth/key-store.ts";
 import { displayPrefix, generateApiKey, sha256Hex } from "../../auth/keys.ts";
 import { isScope } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
-import { single } from "../../db/errors.ts";
-import { apiKeys, memberships } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { requireOrganization, requireUser } from "./lookups.ts";
+import { findApiKey, findMembership, insertApiKey, revokeApiKeyRow } from "./queries.ts";
 
 export type KeyExpiration = "NEVER" | "DAYS_30" | "DAYS_90" | "MONTHS_6" | "YEAR_1";
 
@@ -56,45 +54,31 @@ export class ApiKeyAdmin {
     problems.throwIfAny();
     await requireOrganization(this.db, input.organizationId);
     await requireUser(this.db, input.userId);
-    const member = await this.db.query.memberships.findFirst({
-      where: and(
-        eq(memberships.organizationId, input.organizationId),
-        eq(memberships.userId, input.userId),
-      ),
-    });
+    const member = await findMembership(this.db, input.organizationId, input.userId);
     if (!member) {
       throw new Problems()
         .add(["input", "userId"], "The user is not a member of this organization")
         .throwIfAny() as never;
     }
     const secret = generateApiKey();
-    const apiKey = single(
-      await this.db
-        .insert(apiKeys)
-        .values({
-          organizationId: input.organizationId,
-          userId: input.userId,
-          name: input.name.trim(),
-          keyHash: sha256Hex(secret),
-          prefix: displayPrefix(secret),
-          scopes: [...new Set(input.scopes)],
-          expiresAt: hasAt
-            ? (input.expiresAt as Date)
-            : expiryFrom(input.expiresIn ?? "NEVER", this.now()),
-        })
-        .returning(),
-    );
+    const apiKey = await insertApiKey(this.db, {
+      organizationId: input.organizationId,
+      userId: input.userId,
+      name: input.name.trim(),
+      keyHash: sha256Hex(secret),
+      prefix: displayPrefix(secret),
+      scopes: [...new Set(input.scopes)],
+      expiresAt: hasAt
+        ? (input.expiresAt as Date)
+        : expiryFrom(input.expiresIn ?? "NEVER", this.now()),
+    });
     return { apiKey, secret };
   }
 
   async revokeApiKey(id: string) {
     if (!isUuid(id)) throw notFound("API key not found");
-    const [row] = await this.db
-      .update(apiKeys)
-      .set({ revokedAt: this.now() })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-      .returning();
-    const key = row ?? (await this.db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }));
+    const row = await revokeApiKeyRow(this.db, id, this.now());
+    const key = row ?? (await findApiKey(this.db, id));
     if (!key) throw notFound("API key not found");
     await this.keys.announce({ kind: "key", id });
     return key;

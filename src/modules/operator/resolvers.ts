@@ -1,45 +1,35 @@
 import { requireOperator } from "../../auth/guard.ts";
-import type { Plan, Seat } from "../../auth/permissions.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
+import type { CreateAgentReleaseInput } from "./agent-releases.ts";
 import type { CreateApiKeyInput } from "./api-keys.ts";
+import type { AddIngestSourceInput } from "./ingest-sources.ts";
+import type { AddMemberInput } from "./members.ts";
+import type { CreateOrganizationInput, UpdateOrganizationInput } from "./organizations.ts";
+import type { CreateRoleInput } from "./roles.ts";
+import type { CreateUserInput } from "./users.ts";
 
 type Args<T> = { input: T };
 
 /** Thin adapters: authorize the operator, then call the service. */
 export const operatorResolvers = {
   Mutation: {
-    createOrganization(
-      _: unknown,
-      { input }: Args<{ name: string; plan?: Plan; dailyQuota?: number | null }>,
-      ctx: GraphQLContext,
-    ) {
+    createOrganization(_: unknown, { input }: Args<CreateOrganizationInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.operator.createOrganization(input);
     },
     updateOrganization(
       _: unknown,
-      args: {
-        id: string;
-        input: { name?: string; plan?: Plan; dailyQuota?: number | null; unlimitedQuota?: boolean };
-      },
+      args: { id: string; input: UpdateOrganizationInput },
       ctx: GraphQLContext,
     ) {
       requireOperator(ctx);
       return ctx.services.operator.updateOrganization(args.id, args.input);
     },
-    createUser(
-      _: unknown,
-      { input }: Args<{ email: string; firstName: string; lastName: string }>,
-      ctx: GraphQLContext,
-    ) {
+    createUser(_: unknown, { input }: Args<CreateUserInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.operator.createUser(input);
     },
-    addMember(
-      _: unknown,
-      { input }: Args<{ organizationId: string; userId: string; role: string }>,
-      ctx: GraphQLContext,
-    ) {
+    addMember(_: unknown, { input }: Args<AddMemberInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.operator.addMember(input);
     },
@@ -51,11 +41,7 @@ export const operatorResolvers = {
       requireOperator(ctx);
       return ctx.services.operator.removeMember(args.organizationId, args.userId);
     },
-    createRole(
-      _: unknown,
-      { input }: Args<{ organizationId: string; name: string; seat: Seat; permissions: string[] }>,
-      ctx: GraphQLContext,
-    ) {
+    createRole(_: unknown, { input }: Args<CreateRoleInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.operator.createRole(input);
     },
@@ -69,28 +55,11 @@ export const operatorResolvers = {
       requireOperator(ctx);
       return ctx.services.apiKeys.revokeApiKey(id);
     },
-    addIngestSource(
-      _: unknown,
-      { input }: Args<{ organizationId: string; cidr: string; label?: string | null }>,
-      ctx: GraphQLContext,
-    ) {
+    addIngestSource(_: unknown, { input }: Args<AddIngestSourceInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.operator.addIngestSource(input);
     },
-    createAgentRelease(
-      _: unknown,
-      {
-        input,
-      }: Args<{
-        version: string;
-        platform: string;
-        architecture: string;
-        channel: string;
-        downloadUrl: string;
-        sha256: string;
-      }>,
-      ctx: GraphQLContext,
-    ) {
+    createAgentRelease(_: unknown, { input }: Args<CreateAgentReleaseInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.operator.createAgentRelease(input);
     },

@@ -36,8 +36,7 @@ export const projectJson = (row: ProjectRow) => ({
   updatedAt: row.updatedAt,
 });
 
-/** Defaults and bounds of the list window; REST checks it before GraphQL's 32-bit Int would. */
-/** Page and limit of the projects list (interface B bounds). */
+/** Page and limit of the projects list (interface B bounds), checked before GraphQL's 32-bit Int. */
 export const projectPage = pageNumberWindow;
 
 const notFoundProject = () => notFound("Project not found");

@@ -1,4 +1,3 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { randomBase62, sha256Hex } from "../../auth/keys.ts";
 import {
   hashPassword,
@@ -9,9 +8,16 @@ import {
 } from "../../auth/passwords.ts";
 import type { SessionStore } from "../../auth/sessions.ts";
 import type { Database, Executor } from "../../db/client.ts";
-import { invitations, userPasswords, users } from "../../db/schema/index.ts";
 import { Problems } from "../../validation.ts";
 import { requireUser } from "../operator/lookups.ts";
+import {
+  deleteOpenInvitations,
+  findInvitation,
+  insertInvitation,
+  markInvitationUsed,
+  passwordByEmail,
+  upsertPassword,
+} from "./account-queries.ts";
 import { SignInThrottle } from "./throttle.ts";
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -59,10 +65,8 @@ export class AccountService {
     const token = randomBase62(43);
     const expiresAt = new Date(this.now().getTime() + INVITATION_TTL_MS);
     await this.db.transaction(async (tx) => {
-      await tx
-        .delete(invitations)
-        .where(and(eq(invitations.userId, userId), isNull(invitations.usedAt)));
-      await tx.insert(invitations).values({
+      await deleteOpenInvitations(tx, userId);
+      await insertInvitation(tx, {
         userId,
         tokenHash: sha256Hex(token),
         expiresAt,
@@ -73,17 +77,7 @@ export class AccountService {
   }
 
   async invitation(token: string): Promise<InvitationState> {
-    const [row] = await this.db
-      .select({
-        usedAt: invitations.usedAt,
-        expiresAt: invitations.expiresAt,
-        email: users.email,
-        firstName: users.firstName,
-      })
-      .from(invitations)
-      .innerJoin(users, eq(users.id, invitations.userId))
-      .where(eq(invitations.tokenHash, sha256Hex(token)))
-      .limit(1);
+    const row = await findInvitation(this.db, sha256Hex(token));
     if (!row) return { kind: "unknown" };
     if (row.usedAt) return { kind: "used" };
     if (row.expiresAt.getTime() <= this.now().getTime()) return { kind: "expired" };
@@ -105,17 +99,7 @@ export class AccountService {
     const hash = await hashPassword(password);
     const now = this.now();
     const session = await this.db.transaction(async (tx) => {
-      const [used] = await tx
-        .update(invitations)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(invitations.tokenHash, sha256Hex(token)),
-            isNull(invitations.usedAt),
-            gt(invitations.expiresAt, now),
-          ),
-        )
-        .returning({ userId: invitations.userId });
+      const used = await markInvitationUsed(tx, sha256Hex(token), now);
       if (!used) return null;
       await this.storePassword(tx, used.userId, hash);
       await this.sessions.endAll(used.userId, tx);
@@ -131,12 +115,7 @@ export class AccountService {
   async signIn(emailInput: string, password: string, ip: string): Promise<SignInResult> {
     const email = emailInput.trim().toLowerCase();
     if (await this.throttle.isThrottled(email, ip)) return { kind: "throttled" };
-    const [row] = await this.db
-      .select({ userId: users.id, hash: userPasswords.hash })
-      .from(users)
-      .leftJoin(userPasswords, eq(userPasswords.userId, users.id))
-      .where(sql`lower(${users.email}) = ${email}`)
-      .limit(1);
+    const row = await passwordByEmail(this.db, email);
     const tooLong = password.length > PASSWORD_MAX_LENGTH;
     const ok =
       row?.hash && !tooLong
@@ -151,11 +130,7 @@ export class AccountService {
   }
 
   private async storePassword(db: Executor, userId: string, hash: string) {
-    const updatedAt = this.now();
-    await db
-      .insert(userPasswords)
-      .values({ userId, hash, updatedAt })
-      .onConflictDoUpdate({ target: userPasswords.userId, set: { hash, updatedAt } });
+    await upsertPassword(db, { userId, hash, updatedAt: this.now() });
   }
 }
 

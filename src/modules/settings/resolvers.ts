@@ -2,7 +2,7 @@ import { requireOperator } from "../../auth/guard.ts";
 import { ApiError } from "../../errors.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import type { KeyExpiration } from "../operator/api-keys.ts";
-import type { Member } from "./service.ts";
+import { keyStatus, type Member } from "./service.ts";
 
 /** The member operations need a settings-screen session; an API key may not mint keys. */
 function requireMember(ctx: GraphQLContext): Member {
@@ -70,9 +70,7 @@ export const settingsResolvers = {
       return key.owner ?? ctx.services.operatorReads.userById(key.userId);
     },
     status(key: KeyRow, _: unknown, ctx: GraphQLContext) {
-      if (key.revokedAt) return "REVOKED";
-      const expired = key.expiresAt && key.expiresAt.getTime() <= ctx.services.now().getTime();
-      return expired ? "EXPIRED" : "ACTIVE";
+      return keyStatus(key, ctx.services.now());
     },
   },
   Organization: {

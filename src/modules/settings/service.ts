@@ -1,11 +1,10 @@
-import { and, asc, desc, eq } from "drizzle-orm";
 import { resolveRole } from "../../auth/load-principal.ts";
 import type { Seat } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
-import { apiKeys, memberships, organizations, roles, users } from "../../db/schema/index.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import { isUuid } from "../../validation.ts";
 import type { ApiKeyAdmin, KeyExpiration } from "../operator/api-keys.ts";
+import { keyById, keysWithOwners, memberOrganizations } from "./queries.ts";
 
 /** The session principal of the settings screen: a signed-in person, no organization yet. */
 export interface Member {
@@ -18,6 +17,16 @@ export interface MyOrganization {
   plan: "FREE" | "PRO" | "ENTERPRISE";
   role: string;
   seat: Seat;
+}
+
+/** A key is revoked, expired at its `expiresAt` instant (docs/decisions.md, issue 20), or active. */
+export function keyStatus(
+  key: { expiresAt: Date | null; revokedAt: Date | null },
+  now: Date,
+): "REVOKED" | "EXPIRED" | "ACTIVE" {
+  if (key.revokedAt) return "REVOKED";
+  const expired = key.expiresAt && key.expiresAt.getTime() <= now.getTime();
+  return expired ? "EXPIRED" : "ACTIVE";
 }
 
 /**
@@ -38,23 +47,7 @@ export class MemberKeyService {
 
   /** The member's organizations, by name (the screen's default is the first). */
   async organizations(member: Member): Promise<MyOrganization[]> {
-    const rows = await this.db
-      .select({
-        id: organizations.id,
-        name: organizations.name,
-        plan: organizations.plan,
-        role: memberships.role,
-        customSeat: roles.seat,
-        customPermissions: roles.permissions,
-      })
-      .from(memberships)
-      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-      .leftJoin(
-        roles,
-        and(eq(roles.organizationId, memberships.organizationId), eq(roles.name, memberships.role)),
-      )
-      .where(eq(memberships.userId, member.userId))
-      .orderBy(asc(organizations.name), asc(organizations.id));
+    const rows = await memberOrganizations(this.db, member.userId);
     return rows.flatMap(({ customSeat, customPermissions, ...row }) => {
       const role = resolveRole(row.role, customSeat, customPermissions);
       return role ? [{ ...row, seat: role.seat }] : [];
@@ -72,17 +65,7 @@ export class MemberKeyService {
   /** Newest first; an ADMIN seat sees every member's keys, anyone else only their own. */
   async list(member: Member, organizationId: string) {
     const org = await this.membership(member, organizationId);
-    const where =
-      org.seat === "ADMIN"
-        ? eq(apiKeys.organizationId, org.id)
-        : and(eq(apiKeys.organizationId, org.id), eq(apiKeys.userId, member.userId));
-    const rows = await this.db
-      .select({ key: apiKeys, owner: users })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(where)
-      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-    return rows.map(({ key, owner }) => ({ ...key, owner }));
+    return keysWithOwners(this.db, org.id, org.seat === "ADMIN" ? undefined : member.userId);
   }
 
   async create(
@@ -99,9 +82,7 @@ export class MemberKeyService {
   }
 
   async revoke(member: Member, id: string) {
-    const key = isUuid(id)
-      ? await this.db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) })
-      : undefined;
+    const key = isUuid(id) ? await keyById(this.db, id) : undefined;
     if (!key) throw notFound("API key not found");
     const org = (await this.organizations(member)).find((o) => o.id === key.organizationId);
     const allowed = org && (key.userId === member.userId || org.seat === "ADMIN");

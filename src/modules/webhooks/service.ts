@@ -1,26 +1,16 @@
 import { requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
-import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../../db/paging.ts";
+import { pageNumberWindow } from "../../db/paging.ts";
 import { ApiError, notFound } from "../../errors.ts";
-import { WEBHOOK_CHANNEL, WEBHOOK_EVENT_TYPES } from "../../outbox/outbox.ts";
+import { WEBHOOK_CHANNEL } from "../../outbox/outbox.ts";
 import { newWebhookSecret } from "../../outbox/signer.ts";
-import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../outbox/ssrf.ts";
+import type { Resolve } from "../../outbox/ssrf.ts";
 import { isUuid, Problems } from "../../validation.ts";
+import { checkWebhookInput, WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
 import * as q from "./queries.ts";
 
-/** Interface B webhook bounds (docs/decisions.md §8; pagination as for projects). */
-export const WEBHOOK_LIMITS = {
-  perOrganization: 20,
-  urlMaxLength: 2048,
-  ...PAGE_NUMBER_LIMITS,
-} as const;
-
-export interface WebhookInput {
-  url?: string | null;
-  events?: string[] | null;
-  active?: boolean | null;
-}
+export { WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
 
 const webhookJson = (row: q.SubscriptionRow) => ({
   id: row.id,
@@ -88,7 +78,7 @@ export class WebhookService {
     const problems = new Problems();
     if (input.url == null) problems.add(["input", "url"], "Required");
     if (input.events == null) problems.add(["input", "events"], "Required");
-    const values = await this.checkInput(problems, input);
+    const values = await checkWebhookInput(problems, input, this.allowPrivate, this.resolve);
     problems.throwIfAny();
     const organizationId = principal.organization.id;
     const at = this.now();
@@ -116,7 +106,7 @@ export class WebhookService {
   async update(principal: Principal, id: string, input: WebhookInput) {
     allow(principal, "webhooks:write");
     const problems = new Problems();
-    const values = await this.checkInput(problems, input);
+    const values = await checkWebhookInput(problems, input, this.allowPrivate, this.resolve);
     problems.check(
       values.url !== undefined || values.events !== undefined || values.active !== undefined,
       ["input"],
@@ -198,35 +188,6 @@ export class WebhookService {
       : undefined;
     if (!row) throw webhookNotFound();
     return row;
-  }
-
-  /** Checks the fields that are present; events are de-duplicated, order kept. */
-  private async checkInput(problems: Problems, input: WebhookInput) {
-    const url = input.url ?? undefined;
-    if (url !== undefined) {
-      if (url.length > WEBHOOK_LIMITS.urlMaxLength) {
-        problems.add(["input", "url"], `Must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`);
-      } else {
-        try {
-          await assertSafeTarget(url, this.allowPrivate, this.resolve, "accept");
-        } catch (error) {
-          if (!(error instanceof UnsafeUrlError)) throw error;
-          problems.add(["input", "url"], error.message);
-        }
-      }
-    }
-    const events = input.events ? [...new Set(input.events)] : undefined;
-    if (events !== undefined) {
-      problems.check(events.length > 0, ["input", "events"], "Give at least one event");
-      input.events?.forEach((event, index) => {
-        problems.check(
-          (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event),
-          ["input", "events", String(index)],
-          `Unknown event "${event}"; one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
-        );
-      });
-    }
-    return { url, events, active: input.active ?? undefined };
   }
 }
 

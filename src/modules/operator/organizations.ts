@@ -1,0 +1,62 @@
+import type { KeyStore } from "../../auth/key-store.ts";
+import type { Plan } from "../../auth/permissions.ts";
+import type { Database } from "../../db/client.ts";
+import { Problems } from "../../validation.ts";
+import { requireOrganization } from "./lookups.ts";
+import { insertOrganization, updateOrganizationRow } from "./queries.ts";
+
+export interface CreateOrganizationInput {
+  name: string;
+  plan?: Plan | null;
+  dailyQuota?: number | null;
+}
+
+export interface UpdateOrganizationInput {
+  name?: string | null;
+  plan?: Plan | null;
+  dailyQuota?: number | null;
+  unlimitedQuota?: boolean | null;
+}
+
+/** Operator mutations createOrganization / updateOrganization. */
+export class OrganizationAdmin {
+  constructor(
+    private readonly database: Database,
+    private readonly keys: KeyStore,
+    private readonly now: () => Date,
+  ) {}
+
+  async create(input: CreateOrganizationInput) {
+    const problems = new Problems().length(input.name.trim(), ["input", "name"], 1, 200);
+    checkQuota(problems, input.dailyQuota);
+    problems.throwIfAny();
+    return insertOrganization(this.database.db, {
+      name: input.name.trim(),
+      plan: input.plan ?? "PRO",
+      dailyQuota: input.dailyQuota ?? null,
+    });
+  }
+
+  /** A plan or quota change reaches every instance's cached keys before this returns. */
+  async update(id: string, input: UpdateOrganizationInput) {
+    const problems = new Problems();
+    if (input.name != null) problems.length(input.name.trim(), ["input", "name"], 1, 200);
+    checkQuota(problems, input.dailyQuota);
+    problems.throwIfAny();
+    const db = this.database.db;
+    await requireOrganization(db, id);
+    const changes: Parameters<typeof updateOrganizationRow>[2] = {};
+    if (input.name != null) changes.name = input.name.trim();
+    if (input.plan != null) changes.plan = input.plan;
+    // an explicit null resets the quota to the plan default
+    if (input.dailyQuota !== undefined) changes.dailyQuota = input.dailyQuota;
+    if (input.unlimitedQuota != null) changes.unlimitedQuota = input.unlimitedQuota;
+    const row = await updateOrganizationRow(db, id, { ...changes, updatedAt: this.now() });
+    await this.keys.announce({ kind: "organization", id });
+    return row;
+  }
+}
+
+function checkQuota(problems: Problems, quota: number | null | undefined) {
+  if (quota != null) problems.check(quota >= 0, ["input", "dailyQuota"], "Must be 0 or more");
+}

@@ -1,0 +1,54 @@
+import { PAGE_NUMBER_LIMITS } from "../../db/paging.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../outbox/outbox.ts";
+import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../outbox/ssrf.ts";
+import type { Problems } from "../../validation.ts";
+
+/** Interface B webhook bounds (docs/decisions.md §8; pagination as for projects). */
+export const WEBHOOK_LIMITS = {
+  perOrganization: 20,
+  urlMaxLength: 2048,
+  ...PAGE_NUMBER_LIMITS,
+} as const;
+
+export interface WebhookInput {
+  url?: string | null;
+  events?: string[] | null;
+  active?: boolean | null;
+}
+
+/**
+ * Checks the fields that are present; events are de-duplicated, order kept. The URL must be a
+ * public target (the SSRF guard resolves its name) unless private targets are allowed.
+ */
+export async function checkWebhookInput(
+  problems: Problems,
+  input: WebhookInput,
+  allowPrivate: boolean,
+  resolve?: Resolve,
+) {
+  const url = input.url ?? undefined;
+  if (url !== undefined) {
+    if (url.length > WEBHOOK_LIMITS.urlMaxLength) {
+      problems.add(["input", "url"], `Must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`);
+    } else {
+      try {
+        await assertSafeTarget(url, allowPrivate, resolve, "accept");
+      } catch (error) {
+        if (!(error instanceof UnsafeUrlError)) throw error;
+        problems.add(["input", "url"], error.message);
+      }
+    }
+  }
+  const events = input.events ? [...new Set(input.events)] : undefined;
+  if (events !== undefined) {
+    problems.check(events.length > 0, ["input", "events"], "Give at least one event");
+    input.events?.forEach((event, index) => {
+      problems.check(
+        (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event),
+        ["input", "events", String(index)],
+        `Unknown event "${event}"; one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+      );
+    });
+  }
+  return { url, events, active: input.active ?? undefined };
+}

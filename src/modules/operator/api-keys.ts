@@ -6,10 +6,12 @@ import type { Database } from "../../db/client.ts";
 import { single } from "../../db/errors.ts";
 import { apiKeys, memberships } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import type { KeyExpiration } from "../../graphql/generated.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { requireOrganization, requireUser } from "./lookups.ts";
 
-export type KeyExpiration = "NEVER" | "DAYS_30" | "DAYS_90" | "MONTHS_6" | "YEAR_1";
+/** the SDL's KeyExpiration (schema/operator.graphql) */
+export type { KeyExpiration };
 
 export interface CreateApiKeyInput {
   organizationId: string;

@@ -3,12 +3,13 @@ import { KeyStore } from "./auth/key-store.ts";
 import { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
+import { OperationBridge } from "./graphql/bridge.ts";
 import { OperationExecutor } from "./graphql/executor.ts";
 import { buildSchema } from "./graphql/schema.ts";
-import { graphqlRoute } from "./graphql/yoga.ts";
 import { apiDocs } from "./http/api-docs.ts";
 import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
+import { graphqlRoute } from "./http/graphql-route.ts";
 import { inputGuard } from "./http/input-guard.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { createLimits } from "./http/limits.ts";
@@ -89,7 +90,9 @@ function buildElysia(
 ) {
   const { config, logger } = services;
   const clientIp = createClientIpResolver(config.trustProxy);
-  const deps = { services, executor };
+  const operations = new OperationBridge(executor, services);
+  const auth = { keys: services.keys, limits: services.limits, operations };
+  const deps = { auth, idempotency: services };
   return new Elysia({ name: "orgit" })
     .use(requestContext({ config, logger, clientIp }))
     .use(rateLimitPlugin(services.limits))
@@ -103,13 +106,13 @@ function buildElysia(
     .use(groupRoutes(deps))
     .use(memberRoutes(deps))
     .use(agentReleaseRoutes(deps))
-    .use(alertRoutes(deps))
+    .use(alertRoutes({ auth, alerts: services.alerts }))
     .use(ticketRoutes(deps))
     .use(equipmentRoutes(deps))
-    .use(installRoutes(deps))
+    .use(installRoutes(services))
     .use(projectRoutes(deps))
     .use(webhookRoutes(deps))
-    .use(settingsPages(deps))
+    .use(settingsPages({ services, operations }))
     .use(graphqlRoute(services, schema));
 }
 

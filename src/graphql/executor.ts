@@ -3,11 +3,15 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import { readWithRetry } from "../db/errors.ts";
 import { asApiError, validationFailed } from "../errors.ts";
 import type { GraphQLContext } from "./context.ts";
-import { operations } from "./operations.ts";
-
-export type OperationName = keyof typeof operations;
+import { type Operation, operations } from "./operations.ts";
 
 export class BrokenOperationsError extends Error {}
+
+interface Compiled {
+  jit: CompiledQuery;
+  /** a query only reads, and so may run again after a lost connection */
+  read: boolean;
+}
 
 /**
  * Runs the REST routes' GraphQL operations in-process. Every operation is parsed and validated
@@ -15,16 +19,17 @@ export class BrokenOperationsError extends Error {}
  * the tests) instead of failing a live request. Each is then compiled by graphql-jit into a
  * function of its own (the same resolvers, the same schema): graphql-js's `execute` walked the
  * document, collected fields and checked types again on every request, about a quarter of the
- * CPU of a whoami or a tickets page (docs/performance.md).
+ * CPU of a whoami or a tickets page (docs/performance.md). A route names its operation by the
+ * generated document itself, so finding it at run time is one lookup by identity.
  */
 export class OperationExecutor {
-  private readonly compiled = new Map<OperationName, CompiledQuery>();
-  /** operations that only read, and so may run again after a lost connection */
-  private readonly reads = new Set<OperationName>();
+  private readonly compiled = new Map<Operation, Compiled>();
 
-  constructor(schema: GraphQLSchema, source: Record<OperationName, string> = operations) {
+  constructor(schema: GraphQLSchema, source: readonly Operation[] = operations) {
     const problems: string[] = [];
-    for (const [name, text] of Object.entries(source) as [OperationName, string][]) {
+    for (const operation of source) {
+      const text = operation.toString();
+      const name = text.match(/(?:query|mutation)\s+(\w+)/)?.[1] ?? "(anonymous)";
       try {
         const document = parse(text);
         const errors = validate(schema, document);
@@ -37,11 +42,10 @@ export class OperationExecutor {
           problems.push(`${name}: ${compiled.errors?.map((e) => e.message).join("; ")}`);
           continue;
         }
-        this.compiled.set(name, compiled);
         const definition = document.definitions[0];
-        if (definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === "query") {
-          this.reads.add(name);
-        }
+        const read =
+          definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === "query";
+        this.compiled.set(operation, { jit: compiled, read });
       } catch (error) {
         problems.push(`${name}: ${(error as Error).message}`);
       }
@@ -52,21 +56,26 @@ export class OperationExecutor {
   }
 
   /** Executes a pre-parsed operation; throws the first ApiError (or the unexpected cause). */
-  async run<T>(
-    name: OperationName,
+  async run<Result, Variables>(
+    operation: Operation<Result, Variables>,
     context: GraphQLContext,
-    variables?: Record<string, unknown>,
-  ): Promise<T> {
-    const compiled = this.compiled.get(name) as CompiledQuery;
+    variables?: Variables,
+  ): Promise<Result> {
+    const compiled = this.compiled.get(operation as Operation);
+    if (!compiled) throw new Error(`Operation not compiled at start-up: ${operation.toString()}`);
     const run = async () => {
-      const result = await compiled.query(undefined, context, variables);
+      const result = await compiled.jit.query(
+        undefined,
+        context,
+        variables as Record<string, unknown> | undefined,
+      );
       const first = result.errors?.[0];
       if (first) throw asApiError(first) ?? variableError(first) ?? first.originalError ?? first;
-      return result.data as T;
+      return result.data as Result;
     };
     // a read caught in a lost connection runs once more; a mutation never runs twice: its
     // transaction may have committed just before the connection went
-    return this.reads.has(name) ? readWithRetry(run) : run();
+    return compiled.read ? readWithRetry(run) : run();
   }
 }
 

@@ -2,10 +2,10 @@ import { Elysia } from "elysia";
 import { timingSafeEqualStrings } from "../auth/keys.ts";
 import type { Principal } from "../auth/principal.ts";
 import { unauthenticated } from "../errors.ts";
-import { createContext } from "../graphql/context.ts";
-import type { OperationExecutor, OperationName } from "../graphql/executor.ts";
+import type { OperationBridge } from "../graphql/bridge.ts";
 import type { Services } from "../services.ts";
 import { throttleAuth } from "./auth-throttle.ts";
+import type { IdempotencyStore } from "./idempotency.ts";
 import { requestMeta } from "./request-context.ts";
 
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other shape. */
@@ -14,39 +14,44 @@ export function bearerToken(header: string | null): string | undefined {
   return match?.[1];
 }
 
+/** What API-key authentication needs: the key store, the limits, and where `run` comes from. */
+export interface ApiKeyAuthDeps {
+  keys: Pick<Services["keys"], "authenticate">;
+  limits: Services["limits"];
+  operations: OperationBridge;
+}
+
+/** What the REST modules take (each only the members it uses), built once in app.ts. */
 export interface RestDeps {
-  services: Services;
-  executor: OperationExecutor;
+  auth: ApiKeyAuthDeps;
+  /** idempotent POSTs keep their first answer (http/idempotency.ts) */
+  idempotency: IdempotencyStore;
 }
 
 /**
  * API-key authentication for REST modules. Each module `.use()`s its own instance (no plugin
- * name, so Elysia never deduplicates it away) and gets `principal` plus `run`, which executes
- * a pre-parsed GraphQL operation as that principal. It also applies the rate limits and the
- * daily quota that follow authentication, so every module is covered without doing anything.
+ * name, so Elysia never deduplicates it away) and gets `principal` plus `run`, the bridge's
+ * runner of pre-parsed GraphQL operations as that principal (graphql/bridge.ts). It also
+ * applies the rate limits and the daily quota that follow authentication, so every module is
+ * covered without doing anything.
  */
-export const apiKeyAuth = ({ services, executor }: RestDeps) =>
+export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
   new Elysia().derive({ as: "scoped" }, async ({ request, path, set }) => {
     const headers = set.headers as Record<string, string>;
-    const principal = await throttleAuth(services.limits, request, headers, () =>
-      services.keys.authenticate(bearerToken(request.headers.get("authorization"))),
+    const principal = await throttleAuth(limits, request, headers, () =>
+      keys.authenticate(bearerToken(request.headers.get("authorization"))),
     );
     const meta = requestMeta(request);
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
-    const limited = services.limits?.afterAuth(meta, path, principal, headers);
+    const limited = limits?.afterAuth(meta, path, principal, headers);
     if (limited instanceof Promise) await limited; // usually settled already: no microtask
-    const context = createContext(services, { principal });
-    return {
-      principal,
-      run: <T>(operation: OperationName, variables?: Record<string, unknown>) =>
-        executor.run<T>(operation, context, variables),
-    };
+    return { principal, run: operations.forKey(principal) };
   });
 
 /** `/graphql` callers: an API key, or the operator token when ADMIN_TOKEN is configured. */
 export async function authenticateGraphQL(
-  services: Services,
+  services: Pick<Services, "config" | "keys" | "limits">,
   request: Request,
   /** where the per-key rate-limit headers go (the operator token is not limited) */
   headers?: Record<string, string>,

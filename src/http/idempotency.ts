@@ -47,8 +47,11 @@ let lastPrune = 0;
  * keeps the API key id, the Idempotency-Key, a SHA-256 of the request, the status code and
  * that ciphertext — no secret or install link in clear.
  */
+/** What idempotent POSTs need: the database their answers are kept in, and the clock. */
+export type IdempotencyStore = Pick<Services, "database" | "now">;
+
 export async function idempotent(
-  services: Services,
+  services: IdempotencyStore,
   { request, principal, body, set }: Call,
   create: () => Promise<IdempotentResponse>,
 ): Promise<unknown> {
@@ -158,7 +161,7 @@ async function replayBody(row: { responseBody: unknown }, cipher: Cipher): Promi
 }
 
 async function runReserved(
-  services: Services,
+  services: IdempotencyStore,
   apiKeyId: string,
   key: string,
   cipher: Cipher,
@@ -184,7 +187,7 @@ async function runReserved(
 }
 
 /** Drops remembered keys past their 24 hours, at most once a minute per process. */
-async function pruneExpired(services: Services): Promise<void> {
+async function pruneExpired(services: IdempotencyStore): Promise<void> {
   const now = services.now().getTime();
   if (now - lastPrune < 60_000) return;
   lastPrune = now;

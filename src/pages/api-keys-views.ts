@@ -1,5 +1,6 @@
 import { SCOPES } from "../auth/permissions.ts";
 import type { SessionMember } from "../auth/sessions.ts";
+import type { ApiKeyStatus } from "../graphql/generated.ts";
 import type { MyOrganization } from "../modules/settings/service.ts";
 import { type Html, html } from "./html.ts";
 import { layout } from "./layout.ts";
@@ -12,7 +13,7 @@ export interface KeyView {
   createdAt: string;
   expiresAt: string | null;
   lastUsedAt: string | null;
-  status: "ACTIVE" | "EXPIRED" | "REVOKED";
+  status: ApiKeyStatus;
   owner: { id: string; firstName: string; lastName: string };
 }
 

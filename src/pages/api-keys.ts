@@ -1,11 +1,14 @@
 import { Elysia } from "elysia";
 import { SESSION_COOKIE } from "../auth/sessions.ts";
 import { ApiError } from "../errors.ts";
-import { createContext } from "../graphql/context.ts";
-import type { OperationName } from "../graphql/executor.ts";
-import type { RestDeps } from "../http/auth.ts";
-import type { MyOrganization } from "../modules/settings/service.ts";
-import { apiKeysView, type FormState, type KeyView, revokeView } from "./api-keys-views.ts";
+import {
+  CreateMyApiKeyDocument,
+  type CreateMyApiKeyInput,
+  MyApiKeysDocument,
+  MyOrganizationsDocument,
+  RevokeApiKeyDocument,
+} from "../graphql/generated.ts";
+import { apiKeysView, type FormState, revokeView } from "./api-keys-views.ts";
 import { FLASH_COOKIE, FLASH_MAX_AGE_S, FLASH_PATH, openFlash, sealFlash } from "./flash.ts";
 import { pageResponse, seeOther } from "./html.ts";
 import { messagePage, pageFailSafe } from "./layout.ts";
@@ -20,6 +23,7 @@ import {
   sessionCsrfValid,
   signedIn,
 } from "./request.ts";
+import type { PageDeps } from "./routes.ts";
 import { forbiddenPage } from "./sign-in.ts";
 
 const notFoundPage = (what: string) =>
@@ -38,15 +42,10 @@ const notFoundPage = (what: string) =>
  * GraphQL operations in-process with the signed-in member as principal, so the rules (who sees
  * and revokes which key) live once, in src/modules/settings/service.ts.
  */
-export const apiKeyPages = ({ services, executor }: RestDeps) => {
+export const apiKeyPages = ({ services, operations }: PageDeps) => {
   const { config } = services;
   const failSafe = pageFailSafe(services.logger);
-  const runAs = <T>(session: SignedIn, name: OperationName, variables?: Record<string, unknown>) =>
-    executor.run<T>(
-      name,
-      createContext(services, { member: { userId: session.member.userId } }),
-      variables,
-    );
+  const runAs = (session: SignedIn) => operations.forMember({ userId: session.member.userId });
 
   /** Without a (live) session: to sign-in, saying why when a cookie was there. */
   const toLogin = (request: Request) =>
@@ -55,10 +54,7 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
       : seeOther("/login");
 
   async function organization(session: SignedIn, wanted: string | undefined) {
-    const { myOrganizations: orgs } = await runAs<{ myOrganizations: MyOrganization[] }>(
-      session,
-      "MyOrganizations",
-    );
+    const { myOrganizations: orgs } = await runAs(session)(MyOrganizationsDocument);
     const org = wanted ? orgs.find((o) => o.id === wanted) : orgs[0];
     return { orgs, org };
   }
@@ -79,7 +75,7 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
       );
     }
     if (!org) return notFoundPage("Organization");
-    const { myApiKeys: keys } = await runAs<{ myApiKeys: KeyView[] }>(session, "MyApiKeys", {
+    const { myApiKeys: keys } = await runAs(session)(MyApiKeysDocument, {
       organizationId: org.id,
     });
     const cookies: string[] = [];
@@ -132,15 +128,14 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
           expiration: field(body, "expiration"),
         };
         try {
+          // a field left out is refused by GraphQL's variable coercion, shown on the form below
           const input = {
             organizationId: orgId,
             name: form.name,
             scopes: form.scopes,
             expiresIn: form.expiration,
-          };
-          const { createMyApiKey } = await runAs<{
-            createMyApiKey: { apiKey: { id: string; name: string }; secret: string };
-          }>(session, "CreateMyApiKey", { input });
+          } as CreateMyApiKeyInput;
+          const { createMyApiKey } = await runAs(session)(CreateMyApiKeyDocument, { input });
           const flash = await sealFlash(session.token, {
             secret: createMyApiKey.secret,
             keyId: createMyApiKey.apiKey.id,
@@ -171,7 +166,7 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
         if (!session) return toLogin(request);
         const { org } = await organization(session, query.org);
         if (!org) return notFoundPage("Organization");
-        const { myApiKeys: keys } = await runAs<{ myApiKeys: KeyView[] }>(session, "MyApiKeys", {
+        const { myApiKeys: keys } = await runAs(session)(MyApiKeysDocument, {
           organizationId: org.id,
         });
         const key = keys.find((k) => k.id === params.id);
@@ -185,7 +180,7 @@ export const apiKeyPages = ({ services, executor }: RestDeps) => {
         if (!session) return toLogin(request);
         if (!postAllowed(request, session, body)) return forbiddenPage();
         try {
-          await runAs(session, "RevokeApiKey", { id: params.id });
+          await runAs(session)(RevokeApiKeyDocument, { id: params.id });
         } catch (error) {
           if (error instanceof ApiError && error.code === "NOT_FOUND")
             return notFoundPage("API key");

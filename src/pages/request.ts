@@ -66,7 +66,10 @@ export interface SignedIn {
   csrf: string;
 }
 
-export async function signedIn(services: Services, request: Request): Promise<SignedIn | null> {
+export async function signedIn(
+  services: Pick<Services, "sessions">,
+  request: Request,
+): Promise<SignedIn | null> {
   const token = readCookie(request, SESSION_COOKIE);
   const member = await services.sessions.resolve(token);
   if (!member || !token) return null;

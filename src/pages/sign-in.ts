@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { SESSION_COOKIE } from "../auth/sessions.ts";
 import { ApiError } from "../errors.ts";
-import type { RestDeps } from "../http/auth.ts";
 import { pageResponse, seeOther } from "./html.ts";
 import { messagePage, pageFailSafe } from "./layout.ts";
 import {
@@ -16,6 +15,7 @@ import {
   sessionCsrfValid,
   signedIn,
 } from "./request.ts";
+import type { PageDeps } from "./routes.ts";
 import { inviteView, loginView } from "./sign-in-views.ts";
 
 export const HOME = "/settings/api-keys";
@@ -34,7 +34,7 @@ function loginPage(status: number, view: Parameters<typeof loginView>[0]) {
 }
 
 /** GET/POST /login, POST /logout, GET/POST /invite/:token. */
-export const signInPages = ({ services }: RestDeps) => {
+export const signInPages = ({ services }: Pick<PageDeps, "services">) => {
   const { accounts, sessions, config } = services;
   const failSafe = pageFailSafe(services.logger);
   const sessionCookie = (request: Request, token: string) => cookie(request, SESSION_COOKIE, token);

@@ -21,7 +21,7 @@ export const GENERATED = /(^|\/)(generated|[^/]*\.generated|[^/]*\.gen)(\/|\.ts$
 export const FLOORS: { name: string; patterns: RegExp[] }[] = [
   {
     name: "entry",
-    patterns: [/^src\/(index|deno|boot|app|services)\.ts$/, /^src\/cli\//, /^src\/demo\//],
+    patterns: [/^src\/(index|deno|boot|app)\.ts$/, /^src\/cli\//, /^src\/demo\//],
   },
   // a module's models.ts is its routes' typebox schemas: part of the REST adapter
   {
@@ -29,14 +29,27 @@ export const FLOORS: { name: string; patterns: RegExp[] }[] = [
     patterns: [/^src\/modules\/[^/]+\/(rest|models)\.ts$/, /^src\/pages\//],
   },
   { name: "http", patterns: [/^src\/http\//] },
-  { name: "graphql", patterns: [/^src\/graphql\//, /^src\/modules\/[^/]+\/resolvers\.ts$/] },
+  // the Services bag is what resolvers reach through the GraphQL context; app.ts builds it
+  {
+    name: "graphql",
+    patterns: [
+      /^src\/services\.ts$/,
+      /^src\/graphql\/(?!generated\.ts$|enums\.ts$)/,
+      /^src\/modules\/[^/]+\/resolvers\.ts$/,
+    ],
+  },
   // every other module file (rest, models and resolvers matched above, queries below)
   { name: "services", patterns: [/^src\/modules\/[^/]+\/(?!queries\.ts$)/, /^src\/outbox\//] },
   { name: "limits, auth", patterns: [/^src\/limits\//, /^src\/auth\//] },
   { name: "queries, db", patterns: [/^src\/modules\/[^/]+\/queries\.ts$/, /^src\/db\//] },
   {
     name: "base",
-    patterns: [/^src\/(config|errors|logger|validation|input-safety)\.ts$/],
+    patterns: [
+      /^src\/(config|errors|logger|validation|input-safety)\.ts$/,
+      // generated from schema/*.graphql (types, documents, the SDL's enums): imports nothing
+      // from src, so Drizzle's pgEnum and the REST schemas can take the SDL's enum values
+      /^src\/graphql\/(generated|enums)\.ts$/,
+    ],
   },
 ];
 

@@ -1,20 +1,27 @@
 import { describe, expect, test } from "bun:test";
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
 import { BrokenOperationsError, OperationExecutor } from "../../src/graphql/executor.ts";
-import { operations } from "../../src/graphql/operations.ts";
+import {
+  HealthDocument,
+  TypedDocumentString,
+  WhoamiDocument,
+} from "../../src/graphql/generated.ts";
+import { type Operation, operations } from "../../src/graphql/operations.ts";
 import { buildSchema } from "../../src/graphql/schema.ts";
 
 test("every REST operation parses and validates against the schema", () => {
   expect(() => new OperationExecutor(buildSchema())).not.toThrow();
-  expect(Object.keys(operations).length).toBeGreaterThan(0);
+  expect(operations.length).toBeGreaterThan(0);
+  expect(operations, "generated documents are found").toContain(WhoamiDocument as Operation);
 });
 
 test("a broken operation fails construction (and so start-up), naming every problem", () => {
-  const broken = {
-    ...operations,
-    Whoami: "query Whoami { whoami { organisation { id } } }",
-    Health: "query Health { health { status ",
-  } as unknown as typeof operations;
+  const document = (text: string) => new TypedDocumentString(text) as Operation;
+  const broken = [
+    ...operations.filter((o) => o !== WhoamiDocument && o !== HealthDocument),
+    document("query Whoami { whoami { organisation { id } } }"),
+    document("query Health { health { status "),
+  ];
   let error: Error | undefined;
   try {
     new OperationExecutor(buildSchema(), broken);
@@ -47,35 +54,39 @@ describe("a lost database connection", () => {
       mutation: new GraphQLObjectType({ name: "Mutation", fields: { touch: field("mutation") } }),
     });
     const source = {
-      Health: "query Health { health }",
-      Touch: "mutation Touch { touch }",
-    } as unknown as typeof operations;
-    return { executor: new OperationExecutor(schema, source), calls };
+      Health: new TypedDocumentString("query Health { health }") as Operation,
+      Touch: new TypedDocumentString("mutation Touch { touch }") as Operation,
+    };
+    return { executor: new OperationExecutor(schema, Object.values(source)), calls, source };
   }
-  const run = (executor: OperationExecutor, name: string) =>
-    executor.run<Record<string, string>>(name as never, {} as never);
+  const run = ({ executor, source }: ReturnType<typeof flaky>, name: "Health" | "Touch") =>
+    executor.run(source[name], {} as never);
 
   test("a read runs once more on a fresh connection and answers", async () => {
-    const { executor, calls } = flaky(1);
-    expect(await run(executor, "Health")).toEqual({ health: "ok" });
+    const setup = flaky(1);
+    const { calls } = setup;
+    expect(await run(setup, "Health")).toEqual({ health: "ok" });
     expect(calls.query).toBe(2);
   });
 
   test("a read that loses its connection twice fails with the connection error", async () => {
-    const { executor, calls } = flaky(2);
-    await expect(run(executor, "Health")).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    const setup = flaky(2);
+    const { calls } = setup;
+    await expect(run(setup, "Health")).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
     expect(calls.query).toBe(2);
   });
 
   test("a mutation never runs twice: it may have committed", async () => {
-    const { executor, calls } = flaky(1);
-    await expect(run(executor, "Touch")).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    const setup = flaky(1);
+    const { calls } = setup;
+    await expect(run(setup, "Touch")).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
     expect(calls.mutation).toBe(1);
   });
 
   test("other failures of a read are not repeated", async () => {
-    const { executor, calls } = flaky(1, () => new Error("boom"));
-    await expect(run(executor, "Health")).rejects.toThrow("boom");
+    const setup = flaky(1, () => new Error("boom"));
+    const { calls } = setup;
+    await expect(run(setup, "Health")).rejects.toThrow("boom");
     expect(calls.query).toBe(1);
   });
 });

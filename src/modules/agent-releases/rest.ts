@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { ListAgentReleasesDocument } from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
@@ -20,14 +21,12 @@ const Release = t.Object(
 const ReleaseList = envelope(Release, "AgentReleaseList");
 
 /** GET /api/v1/agent-releases over the ListAgentReleases operation. */
-export const agentReleaseRoutes = (deps: RestDeps) =>
+export const agentReleaseRoutes = (deps: Pick<RestDeps, "auth">) =>
   new Elysia({ prefix: "/api/v1", tags: ["agent releases"] })
-    .use(apiKeyAuth(deps))
+    .use(apiKeyAuth(deps.auth))
     .get(
       "/agent-releases",
-      async ({ run, query }) =>
-        (await run<{ agentReleases: typeof ReleaseList.static }>("ListAgentReleases", query))
-          .agentReleases,
+      async ({ run, query }) => (await run(ListAgentReleasesDocument, query)).agentReleases,
       {
         query: t.Object({
           ...PageQuery,

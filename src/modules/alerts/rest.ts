@@ -1,10 +1,11 @@
 import { Elysia, t } from "elysia";
+import { ListAlertsDocument } from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema, validationErrorResponse } from "../../http/openapi.ts";
 import { requestMeta } from "../../http/request-context.ts";
 import { ALERT_SEVERITIES, INGEST_LIMITS } from "./ingest-input.ts";
-import { ALERT_STATUSES } from "./service.ts";
+import { ALERT_STATUSES, type AlertService } from "./service.ts";
 
 const Alert = t.Object(
   {
@@ -66,28 +67,23 @@ const IngestResult = t.Object(
 );
 
 /** GET /api/v1/alerts (API key) over the ListAlerts operation. */
-const listRoute = (deps: RestDeps) =>
+const listRoute = (deps: Pick<RestDeps, "auth">) =>
   new Elysia({ prefix: "/api/v1", tags: ["alerts"] })
-    .use(apiKeyAuth(deps))
-    .get(
-      "/alerts",
-      async ({ run, query }) =>
-        (await run<{ alerts: typeof AlertList.static }>("ListAlerts", query)).alerts,
-      {
-        query: t.Object({
-          ...PageQuery,
-          status: t.Optional(oneOf(ALERT_STATUSES)),
-          severity: t.Optional(oneOf(ALERT_SEVERITIES)),
-        }),
-        response: { 200: AlertList, ...validationErrorResponse, ...authErrorResponses },
-        detail: {
-          summary: "List alerts",
-          description:
-            "Scope alerts:read and permission alerts.view. Filters `status` and `severity`; " +
-            "newest received first; `limit` 1 to 200 (default 50), `offset` ≥ 0.",
-        },
+    .use(apiKeyAuth(deps.auth))
+    .get("/alerts", async ({ run, query }) => (await run(ListAlertsDocument, query)).alerts, {
+      query: t.Object({
+        ...PageQuery,
+        status: t.Optional(oneOf(ALERT_STATUSES)),
+        severity: t.Optional(oneOf(ALERT_SEVERITIES)),
+      }),
+      response: { 200: AlertList, ...validationErrorResponse, ...authErrorResponses },
+      detail: {
+        summary: "List alerts",
+        description:
+          "Scope alerts:read and permission alerts.view. Filters `status` and `severity`; " +
+          "newest received first; `limit` 1 to 200 (default 50), `offset` ≥ 0.",
       },
-    );
+    });
 
 /**
  * POST /api/v1/alerts/ingest, without a key. It is not a GraphQL operation: the caller is
@@ -96,11 +92,11 @@ const listRoute = (deps: RestDeps) =>
  * validated by the alert service, so every problem is reported with its exact path; the
  * schema here documents it.
  */
-const ingestRoute = ({ services }: RestDeps) =>
+const ingestRoute = ({ alerts }: { alerts: AlertService }) =>
   new Elysia({ prefix: "/api/v1", tags: ["alerts"] }).post(
     "/alerts/ingest",
     async ({ request, body, set }) => {
-      const result = await services.alerts.ingest(requestMeta(request)?.clientIp, body);
+      const result = await alerts.ingest(requestMeta(request)?.clientIp, body);
       set.status = 202;
       return result;
     },
@@ -133,5 +129,5 @@ const ingestRoute = ({ services }: RestDeps) =>
     },
   );
 
-export const alertRoutes = (deps: RestDeps) =>
+export const alertRoutes = (deps: Pick<RestDeps, "auth"> & { alerts: AlertService }) =>
   new Elysia().use(ingestRoute(deps)).use(listRoute(deps));

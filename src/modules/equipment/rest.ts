@@ -1,15 +1,21 @@
 import { Elysia, t } from "elysia";
-import type { Page } from "../../db/paging.ts";
 import { asApiError } from "../../errors.ts";
+import { enumValues } from "../../graphql/enums.ts";
+import {
+  BulkCreateEquipmentDocument,
+  EquipmentStatus,
+  ListEquipmentDocument,
+} from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { throttleAuth } from "../../http/auth-throttle.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
+import type { Services } from "../../services.ts";
 import { EQUIPMENT_PLATFORMS, EQUIPMENT_TYPES, FIELD_LIMITS } from "./bulk-items.ts";
 import { MAX_BULK_ITEMS } from "./service.ts";
 
-const STATUSES = ["pending", "online", "offline", "retired"] as const;
+const STATUSES = enumValues(EquipmentStatus);
 
 const EquipmentJson = t.Object(
   {
@@ -105,19 +111,15 @@ const InstallInfo = t.Object(
   { title: "InstallInfo" },
 );
 
-type EquipmentJsonT = typeof EquipmentJson.static;
-type BulkResultT = typeof BulkCreateResult.static;
-
 const errorResponse = (description: string) => t.Composite([ErrorSchema], { description });
 
 /** GET /api/v1/equipments and POST /api/v1/equipments/bulk-create. */
-export const equipmentRoutes = ({ services, executor }: RestDeps) =>
+export const equipmentRoutes = ({ auth, idempotency }: RestDeps) =>
   new Elysia({ prefix: "/api/v1", tags: ["equipment"] })
-    .use(apiKeyAuth({ services, executor }))
+    .use(apiKeyAuth(auth))
     .get(
       "/equipments",
-      async ({ query, run }) =>
-        (await run<{ equipments: Page<EquipmentJsonT> }>("ListEquipment", query)).equipments,
+      async ({ query, run }) => (await run(ListEquipmentDocument, query)).equipments,
       {
         query: t.Object({ ...PageQuery, status: t.Optional(oneOf(STATUSES)) }),
         response: {
@@ -137,11 +139,10 @@ export const equipmentRoutes = ({ services, executor }: RestDeps) =>
       "/equipments/bulk-create",
       (ctx) => {
         ctx.set.headers["cache-control"] = "no-store"; // install links carry their tokens
-        return idempotent(services, ctx, async () => {
-          const { bulkCreateEquipment } = await ctx.run<{ bulkCreateEquipment: BulkResultT }>(
-            "BulkCreateEquipment",
-            { input: ctx.body },
-          );
+        return idempotent(idempotency, ctx, async () => {
+          const { bulkCreateEquipment } = await ctx.run(BulkCreateEquipmentDocument, {
+            input: ctx.body,
+          });
           return { status: 201, body: bulkCreateEquipment };
         });
       },
@@ -172,17 +173,17 @@ export const equipmentRoutes = ({ services, executor }: RestDeps) =>
     );
 
 /** GET /install/:token: public, the token in the link is the credential. */
-export const installRoutes = ({ services }: RestDeps) =>
+export const installRoutes = ({ limits, equipment }: Pick<Services, "limits" | "equipment">) =>
   new Elysia({ tags: ["equipment"] }).get(
     "/install/:token",
     // the link is a credential: unknown or spent links count as failed authentications
     ({ params, request, set }) => {
       set.headers["cache-control"] = "no-store"; // the URL itself is a credential
       return throttleAuth(
-        services.limits,
+        limits,
         request,
         set.headers as Record<string, string>,
-        () => services.equipment.install(params.token),
+        () => equipment.install(params.token),
         (error) => [404, 410].includes(asApiError(error)?.status ?? 0),
       );
     },

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { ListGroupsDocument } from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { envelope, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
@@ -16,22 +17,17 @@ const Group = t.Object(
 const GroupList = envelope(Group, "GroupList");
 
 /** GET /api/v1/groups over the ListGroups operation. */
-export const groupRoutes = (deps: RestDeps) =>
+export const groupRoutes = (deps: Pick<RestDeps, "auth">) =>
   new Elysia({ prefix: "/api/v1", tags: ["groups"] })
-    .use(apiKeyAuth(deps))
-    .get(
-      "/groups",
-      async ({ run, query }) =>
-        (await run<{ groups: typeof GroupList.static }>("ListGroups", query)).groups,
-      {
-        query: t.Object(PageQuery),
-        response: { 200: GroupList, ...validationErrorResponse, ...authErrorResponses },
-        detail: {
-          summary: "List groups",
-          description:
-            "Scope users:read and permission users.view. Pagination envelope, newest first; " +
-            "`limit` 1 to 200 (default 50), `offset` ≥ 0. `memberCount` counts members who " +
-            "still belong to the organization.",
-        },
+    .use(apiKeyAuth(deps.auth))
+    .get("/groups", async ({ run, query }) => (await run(ListGroupsDocument, query)).groups, {
+      query: t.Object(PageQuery),
+      response: { 200: GroupList, ...validationErrorResponse, ...authErrorResponses },
+      detail: {
+        summary: "List groups",
+        description:
+          "Scope users:read and permission users.view. Pagination envelope, newest first; " +
+          "`limit` 1 to 200 (default 50), `offset` ≥ 0. `memberCount` counts members who " +
+          "still belong to the organization.",
       },
-    );
+    });

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { HealthDocument, WhoamiDocument } from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { authErrorResponses } from "../../http/openapi.ts";
 
@@ -17,20 +18,19 @@ const Whoami = t.Object(
 
 const Health = t.Object({ status: t.Literal("ok") }, { title: "Health" });
 
-type WhoamiData = { whoami: typeof Whoami.static };
-
 /** GET /api/v1/whoami and GET /api/v1/health. */
-export const identityRoutes = (deps: RestDeps) =>
+export const identityRoutes = (deps: Pick<RestDeps, "auth">) =>
   new Elysia({ prefix: "/api/v1", tags: ["identity"] })
-    .use(apiKeyAuth(deps))
-    .get("/whoami", async ({ run }) => (await run<WhoamiData>("Whoami")).whoami, {
+    .use(apiKeyAuth(deps.auth))
+    .get("/whoami", async ({ run }) => (await run(WhoamiDocument)).whoami, {
       response: { 200: Whoami, ...authErrorResponses },
       detail: {
         summary: "Identity of the calling key",
         description: "Any valid key; no scope needed.",
       },
     })
-    .get("/health", async ({ run }) => (await run<{ health: { status: "ok" } }>("Health")).health, {
+    // the SDL's status is a String; the resolver answers only "ok"
+    .get("/health", async ({ run }) => (await run(HealthDocument)).health as typeof Health.static, {
       response: { 200: Health, ...authErrorResponses },
       detail: { summary: "Key validity and quota check" },
     });

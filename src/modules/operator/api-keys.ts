@@ -3,11 +3,13 @@ import { displayPrefix, generateApiKey, sha256Hex } from "../../auth/keys.ts";
 import { isScope } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
+import type { KeyExpiration } from "../../graphql/generated.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { requireOrganization, requireUser } from "./lookups.ts";
 import { findApiKey, findMembership, insertApiKey, revokeApiKeyRow } from "./queries.ts";
 
-export type KeyExpiration = "NEVER" | "DAYS_30" | "DAYS_90" | "MONTHS_6" | "YEAR_1";
+/** the SDL's KeyExpiration (schema/operator.graphql) */
+export type { KeyExpiration };
 
 export interface CreateApiKeyInput {
   organizationId: string;

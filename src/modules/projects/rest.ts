@@ -1,5 +1,12 @@
 import { Elysia, t } from "elysia";
 import { ApiError, validationFailed } from "../../errors.ts";
+import {
+  CreateProjectDocument,
+  DeleteProjectDocument,
+  GetProjectDocument,
+  ListProjectsDocument,
+  UpdateProjectDocument,
+} from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { ResponseInt } from "../../http/list-schemas.ts";
@@ -66,8 +73,6 @@ const missing = {
 };
 const IdParams = t.Object({ id: t.String({ description: "project id (uuid)" }) });
 
-type Json<T extends { static: unknown }> = T["static"];
-
 /**
  * Domain validation names fields inside the GraphQL `input` argument; a REST body is that
  * input itself, so the leading "input" is dropped (an empty path names the body).
@@ -90,12 +95,10 @@ async function restPaths<T>(promise: Promise<T>): Promise<T> {
 /** Interface B projects under /api: thin adapters over the project GraphQL operations. */
 export const projectRoutes = (deps: RestDeps) =>
   new Elysia({ prefix: "/api/projects", tags: ["projects"] })
-    .use(apiKeyAuth(deps))
+    .use(apiKeyAuth(deps.auth))
     .get(
       "",
-      async ({ run, query }) =>
-        (await run<{ projects: Json<typeof ProjectList> }>("ListProjects", projectPage(query)))
-          .projects,
+      async ({ run, query }) => (await run(ListProjectsDocument, projectPage(query))).projects,
       {
         // Ranges are checked by projectPage, not typebox: Elysia reports a coerced query
         // number's range failure without the parameter's name.
@@ -117,9 +120,9 @@ export const projectRoutes = (deps: RestDeps) =>
     .post(
       "",
       (ctx) =>
-        idempotent(deps.services, ctx, async () => {
+        idempotent(deps.idempotency, ctx, async () => {
           const created = await restPaths(
-            ctx.run<{ createProject: Json<typeof ProjectCreated> }>("CreateProject", {
+            ctx.run(CreateProjectDocument, {
               input: ctx.body,
             }),
           );
@@ -153,8 +156,7 @@ export const projectRoutes = (deps: RestDeps) =>
     )
     .get(
       "/:id",
-      async ({ run, params }) =>
-        (await run<{ project: Json<typeof Project> }>("GetProject", { id: params.id })).project,
+      async ({ run, params }) => (await run(GetProjectDocument, { id: params.id })).project,
       {
         params: IdParams,
         response: { 200: Project, ...missing, ...authErrorResponses },
@@ -169,7 +171,7 @@ export const projectRoutes = (deps: RestDeps) =>
       async ({ run, params, body }) =>
         (
           await restPaths(
-            run<{ updateProject: Json<typeof Project> }>("UpdateProject", {
+            run(UpdateProjectDocument, {
               id: params.id,
               input: body,
             }),
@@ -190,8 +192,7 @@ export const projectRoutes = (deps: RestDeps) =>
     .delete(
       "/:id",
       async ({ run, params }) =>
-        (await run<{ deleteProject: Json<typeof Deleted> }>("DeleteProject", { id: params.id }))
-          .deleteProject,
+        (await run(DeleteProjectDocument, { id: params.id })).deleteProject,
       {
         params: IdParams,
         response: { 200: Deleted, ...missing, ...authErrorResponses },

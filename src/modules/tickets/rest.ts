@@ -1,5 +1,9 @@
 import { Elysia, t } from "elysia";
-import type { Page } from "../../db/paging.ts";
+import {
+  CreateTicketDocument,
+  type CreateTicketMutation,
+  ListTicketsDocument,
+} from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
@@ -34,17 +38,7 @@ const CreateTicketBody = t.Object(
   { title: "CreateTicket" },
 );
 
-interface GqlTicket {
-  id: string;
-  title: string;
-  status: (typeof TICKET_STATUSES)[number];
-  priority: (typeof TICKET_PRIORITIES)[number];
-  equipmentId: string | null;
-  createdBy: string;
-  createdAt: string;
-}
-
-const toJson = (ticket: GqlTicket): typeof TicketJson.static => ({
+const toJson = (ticket: CreateTicketMutation["createTicket"]): typeof TicketJson.static => ({
   id: ticket.id,
   title: ticket.title,
   status: ticket.status,
@@ -59,13 +53,13 @@ const badRequest = t.Composite([ErrorSchema], {
 });
 
 /** GET and POST /api/v1/tickets over the ListTickets / CreateTicket operations. */
-export const ticketRoutes = ({ services, executor }: RestDeps) =>
+export const ticketRoutes = ({ auth, idempotency }: RestDeps) =>
   new Elysia({ prefix: "/api/v1", tags: ["tickets"] })
-    .use(apiKeyAuth({ services, executor }))
+    .use(apiKeyAuth(auth))
     .get(
       "/tickets",
       async ({ query, run }) => {
-        const { tickets } = await run<{ tickets: Page<GqlTicket> }>("ListTickets", query);
+        const { tickets } = await run(ListTicketsDocument, query);
         return { data: tickets.data.map(toJson), pagination: tickets.pagination };
       },
       {
@@ -90,8 +84,8 @@ export const ticketRoutes = ({ services, executor }: RestDeps) =>
     .post(
       "/tickets",
       (ctx) =>
-        idempotent(services, ctx, async () => {
-          const { createTicket } = await ctx.run<{ createTicket: GqlTicket }>("CreateTicket", {
+        idempotent(idempotency, ctx, async () => {
+          const { createTicket } = await ctx.run(CreateTicketDocument, {
             input: ctx.body,
           });
           return { status: 201, body: toJson(createTicket) };

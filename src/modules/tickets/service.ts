@@ -2,6 +2,7 @@ import { hasPermission, requireApiAccess, requireScope } from "../../auth/guard.
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
+import { ticketPriorityEnum, ticketStatusEnum } from "../../db/schema/index.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import {
   equipmentExists,
@@ -11,8 +12,9 @@ import {
   type TicketStatus,
 } from "./queries.ts";
 
-export const TICKET_PRIORITIES = ["low", "medium", "high", "critical"] as const;
-export const TICKET_STATUSES = ["open", "in_progress", "resolved", "closed"] as const;
+/** the SDL's enums, through the Postgres enums derived from them (db/schema/enums.ts) */
+export const TICKET_PRIORITIES = ticketPriorityEnum.enumValues;
+export const TICKET_STATUSES = ticketStatusEnum.enumValues;
 export const TITLE_LENGTH = { min: 5, max: 200 } as const;
 export const DESCRIPTION_LENGTH = { min: 10, max: 5000 } as const;
 

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { ListEquipmentUnitsDocument } from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { envelope, PageQuery } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
@@ -17,14 +18,12 @@ const Unit = t.Object(
 const UnitList = envelope(Unit, "EquipmentUnitList");
 
 /** GET /api/v1/equipment-units over the EquipmentUnits operation. */
-export const unitRoutes = (deps: RestDeps) =>
+export const unitRoutes = (deps: Pick<RestDeps, "auth">) =>
   new Elysia({ prefix: "/api/v1", tags: ["equipment units"] })
-    .use(apiKeyAuth(deps))
+    .use(apiKeyAuth(deps.auth))
     .get(
       "/equipment-units",
-      async ({ run, query }) =>
-        (await run<{ equipmentUnits: typeof UnitList.static }>("ListEquipmentUnits", query))
-          .equipmentUnits,
+      async ({ run, query }) => (await run(ListEquipmentUnitsDocument, query)).equipmentUnits,
       {
         query: t.Object(PageQuery),
         response: { 200: UnitList, ...validationErrorResponse, ...authErrorResponses },

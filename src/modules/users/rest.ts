@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { ListUsersDocument } from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { envelope, PageQuery } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
@@ -19,19 +20,12 @@ const Member = t.Object(
 );
 const MemberList = envelope(Member, "UserList");
 
-interface MemberData {
-  users: {
-    data: { userId: string; role: string; profile: { email: string | null } }[];
-    pagination: typeof MemberList.static.pagination;
-  };
-}
-
 /** GET /api/v1/users over the ListUsers operation. */
-export const memberRoutes = (deps: RestDeps) =>
-  new Elysia({ prefix: "/api/v1", tags: ["users"] }).use(apiKeyAuth(deps)).get(
+export const memberRoutes = (deps: Pick<RestDeps, "auth">) =>
+  new Elysia({ prefix: "/api/v1", tags: ["users"] }).use(apiKeyAuth(deps.auth)).get(
     "/users",
     async ({ run, query }) => {
-      const { users } = await run<MemberData>("ListUsers", query);
+      const { users } = await run(ListUsersDocument, query);
       // GraphQL answers a withheld email as null; the seed omits the field instead
       for (const member of users.data) {
         if (member.profile.email === null) delete (member.profile as { email?: unknown }).email;

@@ -1,5 +1,14 @@
 import { Elysia, t } from "elysia";
 import { ApiError, validationFailed } from "../../errors.ts";
+import {
+  CreateWebhookDocument,
+  DeleteWebhookDocument,
+  GetWebhookDocument,
+  ListWebhookDeliveriesDocument,
+  ListWebhooksDocument,
+  RetryWebhookDeliveryDocument,
+  UpdateWebhookDocument,
+} from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import {
@@ -40,27 +49,22 @@ const access = (scope: string) => `Scope ${scope} and permission webhooks.manage
 /** Interface B webhook subscriptions and delivery log: thin adapters over GraphQL operations. */
 export const webhookRoutes = (deps: RestDeps) =>
   new Elysia({ prefix: "/api/webhooks", tags: ["webhooks"] })
-    .use(apiKeyAuth(deps))
-    .get(
-      "",
-      async ({ run, query }) =>
-        (await run<{ webhooks: Json<typeof WebhookList> }>("ListWebhooks", query)).webhooks,
-      {
-        query: PageQuery,
-        response: { 200: WebhookList, ...listErrors },
-        detail: {
-          summary: "List webhooks",
-          description: `${access("webhooks:read")} Secrets are never shown.`,
-        },
+    .use(apiKeyAuth(deps.auth))
+    .get("", async ({ run, query }) => (await run(ListWebhooksDocument, query)).webhooks, {
+      query: PageQuery,
+      response: { 200: WebhookList, ...listErrors },
+      detail: {
+        summary: "List webhooks",
+        description: `${access("webhooks:read")} Secrets are never shown.`,
       },
-    )
+    })
     .post(
       "",
       (ctx) => {
         ctx.set.headers["cache-control"] = "no-store"; // the answer carries the signing secret
-        return idempotent(deps.services, ctx, async () => {
+        return idempotent(deps.idempotency, ctx, async () => {
           const { createWebhook } = await restPaths(
-            ctx.run<{ createWebhook: Json<typeof CreatedWebhook> }>("CreateWebhook", {
+            ctx.run(CreateWebhookDocument, {
               input: ctx.body,
             }),
           );
@@ -95,8 +99,7 @@ export const webhookRoutes = (deps: RestDeps) =>
     )
     .get(
       "/:id",
-      async ({ run, params }) =>
-        (await run<{ webhook: Json<typeof Webhook> }>("GetWebhook", { id: params.id })).webhook,
+      async ({ run, params }) => (await run(GetWebhookDocument, { id: params.id })).webhook,
       {
         params: IdParams,
         response: { 200: Webhook, ...errors },
@@ -108,7 +111,7 @@ export const webhookRoutes = (deps: RestDeps) =>
       async ({ run, params, body }) =>
         (
           await restPaths(
-            run<{ updateWebhook: Json<typeof Webhook> }>("UpdateWebhook", {
+            run(UpdateWebhookDocument, {
               id: params.id,
               input: body,
             }),
@@ -131,8 +134,7 @@ export const webhookRoutes = (deps: RestDeps) =>
     .delete(
       "/:id",
       async ({ run, params }) =>
-        (await run<{ deleteWebhook: Json<typeof Deleted> }>("DeleteWebhook", { id: params.id }))
-          .deleteWebhook,
+        (await run(DeleteWebhookDocument, { id: params.id })).deleteWebhook,
       {
         params: IdParams,
         response: { 200: Deleted, ...errors },
@@ -145,12 +147,9 @@ export const webhookRoutes = (deps: RestDeps) =>
     .get(
       "/:id/deliveries",
       async ({ run, params, query }) =>
-        (
-          await run<{ webhookDeliveries: Json<typeof DeliveryList> }>("ListWebhookDeliveries", {
-            id: params.id,
-            ...query,
-          })
-        ).webhookDeliveries,
+        // the SDL's status is a String; the outbox writes only the four values REST names
+        (await run(ListWebhookDeliveriesDocument, { id: params.id, ...query }))
+          .webhookDeliveries as Json<typeof DeliveryList>,
       {
         params: IdParams,
         query: PageQuery,
@@ -166,9 +165,10 @@ export const webhookRoutes = (deps: RestDeps) =>
     .post(
       "/:id/deliveries/:deliveryId/retry",
       async ({ run, params, set }) => {
-        const { retryWebhookDelivery } = await run<{
-          retryWebhookDelivery: Json<typeof Delivery>;
-        }>("RetryWebhookDelivery", { id: params.id, deliveryId: params.deliveryId });
+        const { retryWebhookDelivery } = await run(RetryWebhookDeliveryDocument, {
+          id: params.id,
+          deliveryId: params.deliveryId,
+        });
         set.status = 202;
         return retryWebhookDelivery;
       },

@@ -34,7 +34,7 @@ export const apiKeyAuth = ({ services, executor }: RestDeps) =>
     const meta = requestMeta(request);
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
-    const limited = services.limits?.afterAuth(meta, path, principal, headers);
+    const limited = services.limits.afterAuth(meta, path, principal, headers);
     if (limited instanceof Promise) await limited; // usually settled already: no microtask
     const context = createContext(services, { principal });
     return {
@@ -66,6 +66,6 @@ export async function authenticateGraphQL(
     services.keys.authenticate(token),
   );
   if (meta) meta.principal = principal;
-  if (headers) await services.limits?.graphql(request, principal, headers);
+  if (headers) await services.limits.graphql(meta, principal, headers);
   return { principal, operator: false };
 }

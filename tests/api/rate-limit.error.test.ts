@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { RedisCommands } from "../../src/http/redis-buckets.ts";
+import type { RedisCommands } from "../../src/limits/redis-buckets.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 

@@ -17,7 +17,7 @@ const FILES = [
   "src/modules/units/service.ts",
   "src/modules/users/service.ts",
   "src/webhooks/outbox.ts",
-  "src/http/idempotency.ts",
+  "src/db/queries/idempotency.ts",
 ].sort();
 /** an organization filter, or the API-key filter that confines idempotency records */
 const FILTER = /eq\(\w+\.(?:organizationId|apiKeyId), [\w.]+\)/g;

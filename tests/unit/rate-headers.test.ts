@@ -4,8 +4,8 @@ import {
   numberText,
   ratePolicy,
   writeRateHeaders,
-} from "../../src/http/rate-headers.ts";
-import type { BucketRule } from "../../src/http/token-bucket.ts";
+} from "../../src/limits/rate-headers.ts";
+import type { BucketRule } from "../../src/limits/token-bucket.ts";
 
 const ip: BucketRule = { name: "ip", limit: 60, windowMs: 60_000 };
 const key: BucketRule = { name: "key", limit: 600, windowMs: 60_000 };

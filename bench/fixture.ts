@@ -5,8 +5,8 @@
  */
 import type { OrgitApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import type { QuotaCheck, QuotaCounter } from "../src/http/quota-store.ts";
-import type { BucketRule, RateLimiter, Taken } from "../src/http/token-bucket.ts";
+import type { QuotaCheck, QuotaCounter } from "../src/limits/quota-store.ts";
+import type { BucketRule, RateLimiter, Taken } from "../src/limits/token-bucket.ts";
 
 export const benchConfig = loadConfig({
   ADMIN_TOKEN: "bench-operator-token-0123456789",

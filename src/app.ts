@@ -12,14 +12,12 @@ import { errorHandler } from "./http/error-handler.ts";
 import { graphqlRoute } from "./http/graphql-route.ts";
 import { inputGuard } from "./http/input-guard.ts";
 import { jsonBody } from "./http/json-body.ts";
-import { createLimits } from "./http/limits.ts";
 import { probeRoutes } from "./http/probes.ts";
-import type { QuotaCounter } from "./http/quota-store.ts";
 import { rateLimitPlugin } from "./http/rate-limit.ts";
-import type { RedisCommands } from "./http/redis-buckets.ts";
 import { requestContext } from "./http/request-context.ts";
 import { routableRequest } from "./http/routable-url.ts";
-import type { RateLimiter } from "./http/token-bucket.ts";
+import { createLimits, type LimitsOptions } from "./limits/create.ts";
+import { noLimits } from "./limits/limits.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { agentReleaseRoutes } from "./modules/agent-releases/rest.ts";
 import { AgentReleaseService } from "./modules/agent-releases/service.ts";
@@ -53,24 +51,14 @@ import {
 import { settingsPages } from "./pages/routes.ts";
 import type { Services } from "./services.ts";
 
-export interface AppOptions {
+export interface AppOptions extends LimitsOptions {
   config: Config;
   database: Database;
   logger?: Logger;
   /** injectable clock for expiry, rate-limit buckets and quota windows */
   now?: () => Date;
-  /** shared rate-limit buckets (Bun's RedisClient, from the entry point); in-process otherwise */
-  redis?: RedisCommands;
-  /** Redis key prefix; tests use one of their own */
-  redisPrefix?: string;
-  /** false: no rate limits or quota at all (the benchmark's baseline) */
+  /** false: no rate limits or quota at all (the benchmark's baseline); also see LimitsOptions */
   limits?: boolean;
-  /** buckets of the caller's instead of Redis's or the in-process ones (benchmarks) */
-  limiter?: RateLimiter;
-  /** a daily-quota counter of the caller's instead of the Postgres-backed one (benchmarks) */
-  quota?: QuotaCounter;
-  /** how often quota counts are written and other instances' usage read; 0: only on stop */
-  quotaSyncMs?: number;
   /** webhook dispatcher settings (tests shorten retries, inject DNS); false: no dispatcher */
   webhooks?: Partial<DispatcherOptions> | false;
 }
@@ -128,6 +116,8 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     config,
     logger,
     database,
+    limits:
+      options.limits === false ? noLimits : createLimits({ config, logger, database }, options),
     keys,
     operator: new OperatorService(database, keys, now),
     apiKeys,
@@ -158,20 +148,18 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
           ...defaultDispatcherOptions(config.allowPrivateWebhookUrls),
           ...options.webhooks,
         });
-  const limits = options.limits === false ? undefined : createLimits(services, options);
-  services.limits = limits?.limits;
   const schema = buildSchema();
   const executor = new OperationExecutor(schema);
   const app = buildElysia(services, executor, schema);
   await keys.start();
-  await limits?.start();
+  await services.limits.start();
   await dispatcher?.start();
   return {
     handle: (request) => app.handle(routableRequest(request)),
     services,
     stop: async () => {
       await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox
-      await limits?.stop(); // writes the last quota counts
+      await services.limits.stop(); // writes the last quota counts
       await keys.stop();
     },
   };

@@ -6,7 +6,7 @@ import { createApp, type OrgitApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createDatabase } from "./db/client.ts";
 import { seedDemo } from "./demo/seed.ts";
-import type { RedisCommands } from "./http/redis-buckets.ts";
+import type { RedisCommands } from "./limits/redis-buckets.ts";
 import { createLogger, errorFields } from "./logger.ts";
 
 export interface Runtime {

@@ -2,7 +2,7 @@ import type { KeyStore } from "./auth/key-store.ts";
 import type { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
-import type { RateLimits } from "./http/rate-limit.ts";
+import type { Limits } from "./limits/limits.ts";
 import type { Logger } from "./logger.ts";
 import type { AgentReleaseService } from "./modules/agent-releases/service.ts";
 import type { AlertService } from "./modules/alerts/service.ts";
@@ -32,8 +32,8 @@ export interface Services {
   accounts: AccountService;
   memberKeys: MemberKeyService;
   operatorReads: OperatorReads;
-  /** rate limits and daily quota; absent when built with `limits: false` (benchmark baseline) */
-  limits?: RateLimits;
+  /** rate limits and daily quota; `noLimits` when built with `limits: false` (bench baseline) */
+  limits: Limits;
   projects: ProjectService;
   tickets: TicketService;
   equipment: EquipmentService;

@@ -1,36 +1,17 @@
-import { asApiError } from "../errors.ts";
-import type { RateLimits } from "./rate-limit.ts";
-
-type Headers = Record<string, string | number>;
-
-/** A refused credential: any 401. */
-export const isAuthFailure = (error: unknown) => asApiError(error)?.status === 401;
+import type { Headers, Limits } from "../limits/limits.ts";
+import { throttleAttempt } from "../limits/throttle.ts";
+import { requestMeta } from "./request-context.ts";
 
 /**
- * The one throttle for guessing, on every surface that takes a credential (API keys on /api/v1,
- * /api and /graphql, the operator token, install links, later the sign-in form): an address
- * whose IP bucket is empty is refused with the per-IP 429 before the credential is looked up,
- * and every failed attempt takes a token from that bucket (RATE_LIMIT_IP_PER_MIN, shared with
- * every /api/v1 request of the address). Successful attempts draw nothing here.
- *
- * `attempt` looks the credential up and throws when it is refused; `failed` says which of its
- * errors count as a failed authentication (401s by default; install links also count 404/410).
- * With no limits configured (benchmarks) it only runs `attempt`.
+ * Runs `attempt` (a credential lookup that throws when the credential is refused) under the
+ * guessing throttle of src/limits/throttle.ts, for the client of `request`.
  */
-export async function throttleAuth<T>(
-  limits: RateLimits | undefined,
+export function throttleAuth<T>(
+  limits: Limits,
   request: Request,
   headers: Headers,
   attempt: () => Promise<T>,
-  failed: (error: unknown) => boolean = isAuthFailure,
+  failed?: (error: unknown) => boolean,
 ): Promise<T> {
-  if (!limits) return attempt();
-  const blocked = limits.refuseBlocked(request, headers);
-  if (blocked) throw blocked;
-  try {
-    return await attempt();
-  } catch (error) {
-    if (failed(error)) await limits.failedAuth(request, headers); // throws the 429 when empty
-    throw error;
-  }
+  return throttleAttempt(limits, requestMeta(request), headers, attempt, failed);
 }

@@ -5,7 +5,7 @@ import { unauthenticated } from "../errors.ts";
 import type { OperationBridge } from "../graphql/bridge.ts";
 import type { Services } from "../services.ts";
 import { throttleAuth } from "./auth-throttle.ts";
-import type { IdempotencyStore } from "./idempotency.ts";
+import type { IdempotencyDeps } from "./idempotency.ts";
 import { requestMeta } from "./request-context.ts";
 
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other shape. */
@@ -25,7 +25,7 @@ export interface ApiKeyAuthDeps {
 export interface RestDeps {
   auth: ApiKeyAuthDeps;
   /** idempotent POSTs keep their first answer (http/idempotency.ts) */
-  idempotency: IdempotencyStore;
+  idempotency: IdempotencyDeps;
 }
 
 /**
@@ -44,7 +44,7 @@ export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
     const meta = requestMeta(request);
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
-    const limited = limits?.afterAuth(meta, path, principal, headers);
+    const limited = limits.afterAuth(meta, path, principal, headers);
     if (limited instanceof Promise) await limited; // usually settled already: no microtask
     return { principal, run: operations.forKey(principal) };
   });
@@ -71,6 +71,6 @@ export async function authenticateGraphQL(
     services.keys.authenticate(token),
   );
   if (meta) meta.principal = principal;
-  if (headers) await services.limits?.graphql(request, principal, headers);
+  if (headers) await services.limits.graphql(meta, principal, headers);
   return { principal, operator: false };
 }

@@ -1,10 +1,16 @@
-import { and, eq, lt } from "drizzle-orm";
 import type { Context } from "elysia";
 import { sha256Hex } from "../auth/keys.ts";
 import type { Principal } from "../auth/principal.ts";
-import { idempotencyKeys } from "../db/schema/index.ts";
+import type { Database } from "../db/client.ts";
+import {
+  completeKey,
+  dropStaleKey,
+  findKey,
+  pruneKeysBefore,
+  releaseKey,
+  reserveKey,
+} from "../db/queries/idempotency.ts";
 import { ApiError, validationFailed } from "../errors.ts";
-import type { Services } from "../services.ts";
 import { bearerToken } from "./auth.ts";
 import {
   isSealed,
@@ -27,6 +33,12 @@ export interface IdempotentResponse {
   body: unknown;
 }
 
+/** What the store needs of the app: its database and clock. */
+export interface IdempotencyDeps {
+  database: Database;
+  now: () => Date;
+}
+
 interface Call {
   request: Request;
   principal: Principal;
@@ -47,11 +59,8 @@ let lastPrune = 0;
  * keeps the API key id, the Idempotency-Key, a SHA-256 of the request, the status code and
  * that ciphertext — no secret or install link in clear.
  */
-/** What idempotent POSTs need: the database their answers are kept in, and the clock. */
-export type IdempotencyStore = Pick<Services, "database" | "now">;
-
 export async function idempotent(
-  services: IdempotencyStore,
+  deps: IdempotencyDeps,
   { request, principal, body, set }: Call,
   create: () => Promise<IdempotentResponse>,
 ): Promise<unknown> {
@@ -70,7 +79,7 @@ export async function idempotent(
       { path: ["Idempotency-Key"], message: "Must be 1 to 255 visible ASCII characters" },
     ]);
   }
-  const { db } = services.database;
+  const { database } = deps;
   const apiKeyId = principal.apiKey.id;
   const slot = `${apiKeyId}:${key}`;
   const requestHash = sha256Hex(
@@ -80,17 +89,12 @@ export async function idempotent(
     key: await replayKey(secret, apiKeyId),
     context: `${apiKeyId}\n${key}\n${requestHash}`,
   };
-  await pruneExpired(services);
+  await pruneExpired(deps);
   const deadline = Date.now() + WAIT_MS;
   for (let attempt = 0; ; attempt++) {
-    const now = services.now();
-    const [reserved] = await db
-      .insert(idempotencyKeys)
-      .values({ apiKeyId, key, requestHash, createdAt: now })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (reserved) {
-      const work = runReserved(services, apiKeyId, key, cipher, create);
+    const now = deps.now();
+    if (await reserveKey(database, { apiKeyId, key, requestHash, createdAt: now })) {
+      const work = runReserved(deps, apiKeyId, key, cipher, create);
       running.set(slot, work);
       try {
         return answer(await work);
@@ -98,22 +102,12 @@ export async function idempotent(
         running.delete(slot);
       }
     }
-    const existing = await db.query.idempotencyKeys.findFirst({
-      where: and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)),
-    });
+    const existing = await findKey(database, apiKeyId, key);
     if (!existing) continue; // the first request failed and released the key: try to take it
     const age = now.getTime() - existing.createdAt.getTime();
     const stale = existing.statusCode === null ? age > ABANDONED_MS : age > IDEMPOTENCY_TTL_MS;
     if (stale) {
-      await db
-        .delete(idempotencyKeys)
-        .where(
-          and(
-            eq(idempotencyKeys.apiKeyId, apiKeyId),
-            eq(idempotencyKeys.key, key),
-            eq(idempotencyKeys.createdAt, existing.createdAt),
-          ),
-        );
+      await dropStaleKey(database, apiKeyId, key, existing.createdAt);
       continue;
     }
     if (existing.requestHash !== requestHash) {
@@ -161,39 +155,32 @@ async function replayBody(row: { responseBody: unknown }, cipher: Cipher): Promi
 }
 
 async function runReserved(
-  services: IdempotencyStore,
+  { database, now }: IdempotencyDeps,
   apiKeyId: string,
   key: string,
   cipher: Cipher,
   create: () => Promise<IdempotentResponse>,
 ): Promise<IdempotentResponse> {
-  const { db } = services.database;
-  const mine = and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key));
   try {
     const response = await create();
-    await db
-      .update(idempotencyKeys)
-      .set({
-        statusCode: response.status,
-        responseBody: await sealAnswer(cipher.key, response.body, cipher.context),
-        completedAt: services.now(),
-      })
-      .where(mine);
+    await completeKey(database, apiKeyId, key, {
+      statusCode: response.status,
+      responseBody: await sealAnswer(cipher.key, response.body, cipher.context),
+      completedAt: now(),
+    });
     return response;
   } catch (error) {
-    await db.delete(idempotencyKeys).where(mine);
+    await releaseKey(database, apiKeyId, key);
     throw error;
   }
 }
 
 /** Drops remembered keys past their 24 hours, at most once a minute per process. */
-async function pruneExpired(services: IdempotencyStore): Promise<void> {
-  const now = services.now().getTime();
+async function pruneExpired(deps: IdempotencyDeps): Promise<void> {
+  const now = deps.now().getTime();
   if (now - lastPrune < 60_000) return;
   lastPrune = now;
-  await services.database.db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS)));
+  await pruneKeysBefore(deps.database, new Date(now - IDEMPOTENCY_TTL_MS));
 }
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` count as the same body. */

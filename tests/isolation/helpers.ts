@@ -90,7 +90,7 @@ export async function organizationRows(database: Database, organizationId: strin
 /** Writes what the app batches in memory (key last use, quota counts) to the database. */
 export async function flushBatches(app: OrgitApp) {
   await app.services.keys.flushLastUsed();
-  await app.services.limits?.quota.sync();
+  await app.services.limits.quota.sync();
 }
 
 /**

@@ -124,7 +124,7 @@ function suite(driver: DriverName) {
     await send(app, "/api/v1/whoami", { key: a.key });
     clock.advance(61_000);
     await send(app, "/api/v1/whoami", { key: a.key });
-    await app.services.limits?.quota.sync();
+    await app.services.limits.quota.sync();
     const rows = await d.select().from(quotaUsage);
     const counts = (organizationId: string) =>
       rows.filter((r) => r.organizationId === organizationId).reduce((s, r) => s + r.count, 0);

@@ -63,11 +63,11 @@ function suite(driver: DriverName) {
   test("a spent quota frees up as its oldest minute leaves the 24 h window", async () => {
     const { key } = await memberWithQuota(3);
     for (let i = 0; i < 3; i++) await send(app, "/api/v1/whoami", { key });
-    await app.services.limits?.quota.sync();
+    await app.services.limits.quota.sync();
     clock.advance(23 * 3_600_000);
     expect((await send(app, "/api/v1/whoami", { key })).status).toBe(429);
     clock.advance(3_600_000);
-    await app.services.limits?.quota.sync();
+    await app.services.limits.quota.sync();
     const back = await send(app, "/api/v1/whoami", { key });
     expect(back.status).toBe(200);
     expect(back.headers.get("x-quota-used")).toBe("1");
@@ -79,14 +79,14 @@ function suite(driver: DriverName) {
     for (let i = 0; i < 3; i++) await send(app, "/api/v1/whoami", { key });
     await sql("alter table quota_usage rename to quota_usage_away");
     try {
-      await app.services.limits?.quota.sync(); // fails: logged, counts kept
+      await app.services.limits.quota.sync(); // fails: logged, counts kept
       const during = await send(app, "/api/v1/whoami", { key });
       expect(during.status, "requests go on without the database").toBe(200);
       expect(during.headers.get("x-quota-used")).toBe("4");
     } finally {
       await sql("alter table quota_usage_away rename to quota_usage");
     }
-    await app.services.limits?.quota.sync();
+    await app.services.limits.quota.sync();
     const rows = await db.database.db
       .select({ count: quotaUsage.count })
       .from(quotaUsage)

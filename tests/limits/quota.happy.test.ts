@@ -62,7 +62,7 @@ function suite(driver: DriverName) {
       for (let i = 0; i < 3; i++) await send(app, "/api/v1/whoami", { key });
       clock.advance(60_000);
       for (let i = 0; i < 2; i++) await send(app, "/api/v1/whoami", { key });
-      await app.services.limits?.quota.sync();
+      await app.services.limits.quota.sync();
       const rows = await db.database.db
         .select({ minute: quotaUsage.minute, count: quotaUsage.count })
         .from(quotaUsage)
@@ -76,10 +76,10 @@ function suite(driver: DriverName) {
     test("a flush writes the counts and reads the totals back in one statement", async () => {
       const { key, organizationId } = await make.member();
       await send(app, "/api/v1/whoami", { key });
-      await app.services.limits?.quota.sync(); // the once-a-minute prune, if due, runs here
+      await app.services.limits.quota.sync(); // the once-a-minute prune, if due, runs here
       for (let i = 0; i < 3; i++) await send(app, "/api/v1/whoami", { key });
       const before = db.database.stats.queries;
-      await app.services.limits?.quota.sync();
+      await app.services.limits.quota.sync();
       expect(db.database.stats.queries - before, "one round trip").toBe(1);
       const rows = await db.database.db
         .select({ count: quotaUsage.count })
@@ -93,15 +93,15 @@ function suite(driver: DriverName) {
     test("the window slides: requests older than 24 h stop counting and are pruned", async () => {
       const { key, organizationId } = await make.member();
       for (let i = 0; i < 4; i++) await send(app, "/api/v1/whoami", { key });
-      await app.services.limits?.quota.sync();
+      await app.services.limits.quota.sync();
       clock.advance(12 * 3_600_000);
       const half = await send(app, "/api/v1/whoami", { key });
       expect(half.headers.get("x-quota-used"), "12 h later the 4 still count").toBe("5");
       clock.advance(12 * 3_600_000 + 60_000);
-      await app.services.limits?.quota.sync();
+      await app.services.limits.quota.sync();
       const day = await send(app, "/api/v1/whoami", { key });
       expect(day.headers.get("x-quota-used"), "24 h later only the 12 h one is left").toBe("2");
-      await app.services.limits?.quota.sync();
+      await app.services.limits.quota.sync();
       const rows = await db.database.db
         .select({ count: quotaUsage.count })
         .from(quotaUsage)
@@ -156,12 +156,12 @@ function suite(driver: DriverName) {
         const { key } = await make.member();
         for (let i = 0; i < 3; i++) await send(app, "/api/v1/whoami", { key });
         for (let i = 0; i < 4; i++) await send(other, "/api/v1/whoami", { key });
-        await app.services.limits?.quota.sync();
-        await other.services.limits?.quota.sync();
-        await app.services.limits?.quota.sync();
+        await app.services.limits.quota.sync();
+        await other.services.limits.quota.sync();
+        await app.services.limits.quota.sync();
         expect((await send(app, "/api/v1/whoami", { key })).headers.get("x-quota-used")).toBe("8");
-        await app.services.limits?.quota.sync();
-        await other.services.limits?.quota.sync();
+        await app.services.limits.quota.sync();
+        await other.services.limits.quota.sync();
         expect((await send(other, "/api/v1/whoami", { key })).headers.get("x-quota-used")).toBe(
           "9",
         );

@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dir, "../..");
 const FILES = [
   ...new Bun.Glob("src/modules/*/queries.ts").scanSync(ROOT),
   "src/outbox/outbox.ts",
-  "src/http/idempotency.ts",
+  "src/db/queries/idempotency.ts",
 ].sort();
 /** an organization filter, or the API-key filter that confines idempotency records */
 const FILTER = /eq\(\w+\.(?:organizationId|apiKeyId), [\w.]+\)/g;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import type { RedisCommands } from "../../src/http/redis-buckets.ts";
+import type { RedisCommands } from "../../src/limits/redis-buckets.ts";
 import {
   buildTestApp,
   type DriverName,

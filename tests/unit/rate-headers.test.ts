@@ -4,8 +4,8 @@ import {
   numberText,
   ratePolicy,
   writeRateHeaders,
-} from "../../src/http/rate-headers.ts";
-import type { BucketRule } from "../../src/http/token-bucket.ts";
+} from "../../src/limits/rate-headers.ts";
+import type { BucketRule } from "../../src/limits/token-bucket.ts";
 
 const ip: BucketRule = { name: "ip", limit: 60, windowMs: 60_000 };
 const key: BucketRule = { name: "key", limit: 600, windowMs: 60_000 };
@@ -54,4 +54,24 @@ test("limit texts (cached per value) are the limits written out", () => {
   expect(limitText(5)).toBe("5");
   expect(limitText(5)).toBe("5");
   expect(limitText(100_000)).toBe("100000");
+});
+
+test("a policy writing the same counts again writes the same text; new counts replace it", () => {
+  const policy = ratePolicy([ip, burst]);
+  const write = (tokens: number[]) => {
+    const headers: Record<string, string | number> = {};
+    writeRateHeaders(headers, policy, tokens);
+    return headers;
+  };
+  expect(write([10, 2]).ratelimit).toBe('"burst";r=2;t=1');
+  expect(write([10, 2]).ratelimit, "the same counts again").toBe('"burst";r=2;t=1');
+  expect(write([10, 1]), "one fewer left: every count field moves").toEqual({
+    "x-ratelimit-limit": "10",
+    "x-ratelimit-remaining": "1",
+    "x-ratelimit-reset": "1",
+    "ratelimit-policy": '"ip";q=60;w=60, "burst";q=10;w=1',
+    ratelimit: '"burst";r=1;t=1',
+  });
+  expect(write([1, 9]).ratelimit, "another bucket is the closest now").toBe('"ip";r=1;t=59');
+  expect(write([10, 1]).ratelimit, "and back").toBe('"burst";r=1;t=1');
 });

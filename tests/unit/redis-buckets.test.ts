@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { RedisClient } from "bun";
-import { type RedisCommands, RedisRateLimiter } from "../../src/http/redis-buckets.ts";
-import { type BucketRule, MemoryRateLimiter, remaining } from "../../src/http/token-bucket.ts";
+import { type RedisCommands, RedisRateLimiter } from "../../src/limits/redis-buckets.ts";
+import { type BucketRule, MemoryRateLimiter, remaining } from "../../src/limits/token-bucket.ts";
 import { createLogger } from "../../src/logger.ts";
 
 const logs: Record<string, unknown>[] = [];

@@ -5,7 +5,7 @@ import {
   remaining,
   secondsToFull,
   secondsToNextToken,
-} from "../../src/http/token-bucket.ts";
+} from "../../src/limits/token-bucket.ts";
 
 const ipRule: BucketRule = { name: "ip", limit: 60, windowMs: 60_000 };
 

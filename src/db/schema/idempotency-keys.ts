@@ -27,7 +27,7 @@ export const idempotencyKeys = pgTable(
     statusCode: integer(),
     /**
      * the answer as `{ v, iv, data }`: AES-256-GCM under a key derived from the caller's API key
-     * secret (never stored), so secrets shown once are not kept in clear (http/replay-cipher.ts)
+     * secret (never stored), so secrets shown once are not kept in clear (src/http/replay-cipher.ts)
      */
     responseBody: jsonb(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

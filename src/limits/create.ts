@@ -1,31 +1,38 @@
-import type { Services } from "../services.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import type { Limits } from "./limits.ts";
 import { type QuotaCounter, QuotaStore } from "./quota-store.ts";
-import { RateLimits } from "./rate-limit.ts";
+import { RateLimits } from "./rate-limits.ts";
 import { type RedisCommands, RedisRateLimiter } from "./redis-buckets.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./token-bucket.ts";
 
 const QUOTA_SYNC_MS = 1_000;
 const SWEEP_MS = 10_000;
 
+export interface LimitsOptions {
+  /** a Redis client for buckets shared by every instance (REDIS_URL under Bun) */
+  redis?: RedisCommands;
+  redisPrefix?: string;
+  /** how often quota counts are written and other instances' usage read; 0: only on stop */
+  quotaSyncMs?: number;
+  /** the injected clock, if any; otherwise Date.now (no Date object per bucket check) */
+  now?: () => Date;
+  /** buckets and quota counter of the caller's (the benchmark's), instead of the real ones */
+  limiter?: RateLimiter;
+  quota?: QuotaCounter;
+}
+
 /**
- * Builds the limiters for one app: buckets in Redis when a client was injected (REDIS_URL under
- * Bun), in process otherwise; the quota store; and the timers that write quota counts every
+ * Builds the limits for one app: buckets in Redis when a client was injected, in process
+ * otherwise; the quota store; and, once started, the timers that write quota counts every
  * second and sweep idle buckets. `stop` writes the last counts (graceful shutdown).
  */
 export function createLimits(
-  services: Pick<Services, "config" | "logger" | "database">,
-  options: {
-    redis?: RedisCommands;
-    redisPrefix?: string;
-    quotaSyncMs?: number;
-    /** the injected clock, if any; otherwise Date.now (no Date object per bucket check) */
-    now?: () => Date;
-    /** buckets and quota counter of the caller's (the benchmark's), instead of the real ones */
-    limiter?: RateLimiter;
-    quota?: QuotaCounter;
-  },
-) {
-  const { config, logger, database } = services;
+  deps: { config: Config; logger: Logger; database: Database },
+  options: LimitsOptions,
+): Limits {
+  const { config, logger, database } = deps;
   const injected = options.now;
   const now = injected ? () => injected().getTime() : Date.now;
   const memory = new MemoryRateLimiter(now);
@@ -35,18 +42,15 @@ export function createLimits(
   const redis = options.redis
     ? new RedisRateLimiter(options.redis, memory, logger, options.redisPrefix)
     : undefined;
-  const limiter = options.limiter ?? redis ?? memory;
   const quota = options.quota ?? new QuotaStore(database, logger, now);
-  const limits = new RateLimits(limiter, quota, config.rateLimit, now);
   const timers: ReturnType<typeof setInterval>[] = [];
   const every = (ms: number, task: () => unknown) => {
     const timer = setInterval(task, ms);
     (timer as { unref?: () => void }).unref?.();
     timers.push(timer);
   };
-  return {
-    limits,
-    async start() {
+  return new RateLimits(options.limiter ?? redis ?? memory, quota, config.rateLimit, now, {
+    async start(limits) {
       await redis?.start();
       const syncMs = options.quotaSyncMs ?? QUOTA_SYNC_MS;
       if (syncMs > 0) every(syncMs, () => void quota.sync());
@@ -56,5 +60,5 @@ export function createLimits(
       for (const timer of timers) clearInterval(timer);
       await quota.sync();
     },
-  };
+  });
 }

@@ -1,6 +1,5 @@
 import type { Plan } from "../auth/permissions.ts";
-import type { Principal } from "../auth/principal.ts";
-import { ApiError } from "../errors.ts";
+import type { Headers, QuotaOwner } from "./limits.ts";
 import type { QuotaCheck } from "./quota-store.ts";
 import { limitText, numberText } from "./rate-headers.ts";
 
@@ -12,12 +11,10 @@ export const PLAN_DAILY_QUOTA: Record<Plan, number | null> = {
 };
 
 /** The organization's daily quota: unlimited flag, then its own number, then the plan's. */
-export function dailyQuota(organization: Principal["organization"]): number | null {
+export function dailyQuota(organization: QuotaOwner): number | null {
   if (organization.unlimitedQuota) return null;
   return organization.dailyQuota ?? PLAN_DAILY_QUOTA[organization.plan];
 }
-
-type Headers = Record<string, string | number>;
 
 export function writeQuotaHeaders(headers: Headers, limit: number | null, check: QuotaCheck) {
   headers["x-quota-limit"] = limit === null ? "unlimited" : limitText(limit);
@@ -25,13 +22,3 @@ export function writeQuotaHeaders(headers: Headers, limit: number | null, check:
   headers["x-quota-remaining"] =
     limit === null ? "unlimited" : numberText(Math.max(0, limit - check.used));
 }
-
-/** The seed's daily-quota 429: `{ error, limit, used, window: "24h" }` with Retry-After 3600. */
-export const quotaExceeded = (limit: number, used: number) =>
-  new ApiError(
-    "RATE_LIMITED",
-    "API quota exceeded",
-    undefined,
-    { limit, used, window: "24h" },
-    { "retry-after": "3600" },
-  );

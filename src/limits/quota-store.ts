@@ -1,7 +1,6 @@
-import { and, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { readWithRetry } from "../db/errors.ts";
-import { quotaUsage } from "../db/schema/index.ts";
+import { pruneQuotaUsage, type QuotaRow, quotaTotals } from "../db/queries/quota.ts";
 import type { Logger } from "../logger.ts";
 
 const MINUTE_MS = 60_000;
@@ -24,8 +23,6 @@ interface Usage {
   minuteCount: number;
   seenAt: number;
 }
-
-type Row = typeof quotaUsage.$inferInsert;
 
 export interface QuotaCheck {
   allowed: boolean;
@@ -106,7 +103,9 @@ export class QuotaStore implements QuotaCounter {
   private async load(organizationId: string): Promise<Usage> {
     let loading = this.loading.get(organizationId);
     if (!loading) {
-      loading = readWithRetry(() => this.storedTotals([organizationId]))
+      loading = readWithRetry(() =>
+        quotaTotals(this.database, [organizationId], windowStart(this.now())),
+      )
         .then((totals) => {
           const usage = this.usage.get(organizationId) ?? {
             stored: totals.get(organizationId) ?? 0,
@@ -127,7 +126,7 @@ export class QuotaStore implements QuotaCounter {
   }
 
   private async runSync(): Promise<void> {
-    const rows: Row[] = [];
+    const rows: QuotaRow[] = [];
     const taken = new Map<Usage, { minutes: Map<number, number>; count: number }>();
     for (const [organizationId, usage] of this.usage) {
       if (usage.pending === 0) continue;
@@ -146,7 +145,7 @@ export class QuotaStore implements QuotaCounter {
     const since = windowStart(now);
     let totals: Map<string, number>;
     try {
-      totals = await this.storedTotals(ids, since, rows);
+      totals = await quotaTotals(this.database, ids, since, rows);
     } catch (error) {
       if (rows.length === 0) {
         this.logger.warn("could not reload quota usage", { error: String(error) });
@@ -178,49 +177,14 @@ export class QuotaStore implements QuotaCounter {
     }
   }
 
-  /**
-   * Totals of the window's minutes (the current one and the 1,439 before it) per organization,
-   * and, in the same statement, `rows` added to their minutes: one round trip a flush. The
-   * totals are read from the statement's snapshot, so they do not include those rows.
-   */
-  private async storedTotals(
-    ids: string[],
-    since = windowStart(this.now()),
-    rows: Row[] = [],
-  ): Promise<Map<string, number>> {
-    const { db } = this.database;
-    const totals = (rows.length > 0 ? db.with(this.written(rows)) : db)
-      .select({
-        organizationId: quotaUsage.organizationId,
-        used: sql<number>`sum(${quotaUsage.count})::int`,
-      })
-      .from(quotaUsage)
-      .where(and(inArray(quotaUsage.organizationId, ids), gte(quotaUsage.minute, new Date(since))))
-      .groupBy(quotaUsage.organizationId);
-    return new Map((await totals).map((row) => [row.organizationId, Number(row.used)]));
-  }
-
-  /** Adds counts to their per-minute buckets (a data-modifying WITH query). */
-  private written(rows: Row[]) {
-    const { db } = this.database;
-    return db.$with("written").as(
-      db
-        .insert(quotaUsage)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [quotaUsage.organizationId, quotaUsage.minute],
-          set: { count: sql`${quotaUsage.count} + excluded.count` },
-        })
-        .returning({ organizationId: quotaUsage.organizationId }),
-    );
-  }
-
   /** Drops buckets that left the window, once a minute (any instance may; it is idempotent). */
   private async prune(now: number): Promise<void> {
     if (now - this.lastPrune < MINUTE_MS) return;
     this.lastPrune = now;
-    const before = new Date(now - (now % MINUTE_MS) - WINDOW_MINUTES * MINUTE_MS);
-    await this.database.db.delete(quotaUsage).where(lt(quotaUsage.minute, before));
+    await pruneQuotaUsage(
+      this.database,
+      new Date(now - (now % MINUTE_MS) - WINDOW_MINUTES * MINUTE_MS),
+    );
   }
 }
 

@@ -14,6 +14,21 @@ export interface RatePolicy {
   rules: readonly BucketRule[];
   text: string;
   limitTexts: readonly string[];
+  /**
+   * The last counts written per bucket and their text: a bucket that stays full (limits far
+   * above the traffic) or stays empty (a refused client asking again) writes the same fields
+   * request after request, and then they are not built again.
+   */
+  recent: RecentFields[];
+}
+
+interface RecentFields {
+  left: number;
+  reset: number;
+  leftText: string;
+  resetText: string;
+  /** the `RateLimit` field */
+  field: string;
 }
 
 export function ratePolicy(rules: BucketRule[]): RatePolicy {
@@ -21,6 +36,7 @@ export function ratePolicy(rules: BucketRule[]): RatePolicy {
     rules,
     text: rules.map((r) => `"${r.name}";q=${r.limit};w=${r.windowMs / 1000}`).join(", "),
     limitTexts: rules.map((r) => numberText(r.limit)),
+    recent: [],
   };
 }
 
@@ -44,13 +60,24 @@ export function writeRateHeaders(headers: Headers, policy: RatePolicy, tokens: n
       closestReset = reset;
     }
   }
-  const left = numberText(closestLeft);
-  const reset = numberText(closestReset);
+  let recent = policy.recent[closest];
+  if (!recent) {
+    recent = { left: -1, reset: -1, leftText: "", resetText: "", field: "" };
+    policy.recent[closest] = recent;
+  }
+  if (recent.left !== closestLeft || recent.reset !== closestReset) {
+    // updated in place: a miss allocates only the new strings
+    recent.left = closestLeft;
+    recent.reset = closestReset;
+    recent.leftText = numberText(closestLeft);
+    recent.resetText = numberText(closestReset);
+    recent.field = `"${(rules[closest] as BucketRule).name}";r=${recent.leftText};t=${recent.resetText}`;
+  }
   headers["x-ratelimit-limit"] = policy.limitTexts[closest] as string;
-  headers["x-ratelimit-remaining"] = left;
-  headers["x-ratelimit-reset"] = reset;
+  headers["x-ratelimit-remaining"] = recent.leftText;
+  headers["x-ratelimit-reset"] = recent.resetText;
   headers["ratelimit-policy"] = policy.text;
-  headers.ratelimit = `"${(rules[closest] as BucketRule).name}";r=${left};t=${reset}`;
+  headers.ratelimit = recent.field;
 }
 
 /** Every response carries these headers, and most of their counts are small numbers. */

@@ -1,6 +1,5 @@
-import { eq, lt, or } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
-import { userSessions, users } from "../db/schema/index.ts";
+import * as q from "../db/queries/sessions.ts";
 import { randomBase62, sha256Hex } from "./keys.ts";
 
 /** The settings screen's sessions (OWASP Session Management): server-side, hashed ids. */
@@ -36,11 +35,10 @@ export class SessionStore {
     const token = randomBase62(TOKEN_LENGTH);
     const now = this.now();
     await this.prune(db);
-    await db.insert(userSessions).values({
+    await q.insertSession(db, {
       tokenHash: sha256Hex(token),
       userId,
       createdAt: now,
-      lastSeenAt: now,
       expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
     });
     return token;
@@ -49,31 +47,15 @@ export class SessionStore {
   /** The member behind a cookie value, or null when unknown, idle too long or past 7 days. */
   async resolve(token: string | undefined): Promise<SessionMember | null> {
     if (!token || token.length !== TOKEN_LENGTH) return null;
-    const [row] = await this.db
-      .select({
-        sessionId: userSessions.id,
-        userId: users.id,
-        email: users.email,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        lastSeenAt: userSessions.lastSeenAt,
-        expiresAt: userSessions.expiresAt,
-      })
-      .from(userSessions)
-      .innerJoin(users, eq(users.id, userSessions.userId))
-      .where(eq(userSessions.tokenHash, sha256Hex(token)))
-      .limit(1);
+    const row = await q.findSession(this.db, sha256Hex(token));
     if (!row) return null;
     const now = this.now().getTime();
     if (now >= row.expiresAt.getTime() || now - row.lastSeenAt.getTime() >= SESSION_IDLE_MS) {
-      await this.db.delete(userSessions).where(eq(userSessions.id, row.sessionId));
+      await q.deleteSession(this.db, { sessionId: row.sessionId });
       return null;
     }
     if (now - row.lastSeenAt.getTime() >= TOUCH_MS) {
-      await this.db
-        .update(userSessions)
-        .set({ lastSeenAt: new Date(now) })
-        .where(eq(userSessions.id, row.sessionId));
+      await q.touchSession(this.db, row.sessionId, new Date(now));
     }
     const { lastSeenAt: _seen, expiresAt: _expires, ...member } = row;
     return member;
@@ -81,21 +63,18 @@ export class SessionStore {
 
   async end(token: string | undefined): Promise<void> {
     if (!token) return;
-    await this.db.delete(userSessions).where(eq(userSessions.tokenHash, sha256Hex(token)));
+    await q.deleteSession(this.db, { tokenHash: sha256Hex(token) });
   }
 
   /** Ends every session of a user (new password, removal from an organization). */
   async endAll(userId: string, db: Executor = this.db): Promise<void> {
-    await db.delete(userSessions).where(eq(userSessions.userId, userId));
+    await q.deleteUserSessions(db, userId);
   }
 
   /** Drops every expired session (run at each sign-in); expired ones are refused anyway. */
   async prune(db: Executor = this.db): Promise<void> {
     const now = this.now();
-    const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
-    await db
-      .delete(userSessions)
-      .where(or(lt(userSessions.expiresAt, now), lt(userSessions.lastSeenAt, idleSince)));
+    await q.deleteExpiredSessions(db, now, new Date(now.getTime() - SESSION_IDLE_MS));
   }
 }
 

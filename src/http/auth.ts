@@ -4,7 +4,6 @@ import type { Principal } from "../auth/principal.ts";
 import { unauthenticated } from "../errors.ts";
 import type { OperationBridge } from "../graphql/bridge.ts";
 import type { Services } from "../services.ts";
-import { throttleAuth } from "./auth-throttle.ts";
 import type { IdempotencyDeps } from "./idempotency.ts";
 import { requestMeta } from "./request-context.ts";
 
@@ -38,7 +37,7 @@ export interface RestDeps {
 export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
   new Elysia().derive({ as: "scoped" }, async ({ request, path, set }) => {
     const headers = set.headers as Record<string, string>;
-    const principal = await throttleAuth(limits, request, headers, () =>
+    const principal = await limits.throttle(requestMeta(request), headers, () =>
       keys.authenticate(bearerToken(request.headers.get("authorization"))),
     );
     const meta = requestMeta(request);
@@ -61,13 +60,13 @@ export async function authenticateGraphQL(
   const adminToken = services.config.adminToken;
   const limitHeaders = headers ?? {};
   if (token && adminToken && !token.startsWith("orgit_")) {
-    await throttleAuth(services.limits, request, limitHeaders, async () => {
+    await services.limits.throttle(meta, limitHeaders, async () => {
       if (!timingSafeEqualStrings(token, adminToken)) throw unauthenticated("Invalid API key");
     });
     if (meta) meta.operator = true;
     return { principal: null, operator: true };
   }
-  const principal = await throttleAuth(services.limits, request, limitHeaders, () =>
+  const principal = await services.limits.throttle(meta, limitHeaders, () =>
     services.keys.authenticate(token),
   );
   if (meta) meta.principal = principal;

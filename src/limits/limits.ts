@@ -5,7 +5,7 @@
  * benchmark's baseline, `createApp({ limits: false })`), so `services.limits` always exists.
  */
 import type { Plan } from "../auth/permissions.ts";
-import type { ApiError } from "../errors.ts";
+import { type ApiError, asApiError } from "../errors.ts";
 
 /** Response headers the limits write into (Elysia's `set.headers`, or a plain object). */
 export type Headers = Record<string, string | number>;
@@ -45,7 +45,25 @@ export interface QuotaOwner {
   readonly unlimitedQuota: boolean;
 }
 
+/** A refused credential: any 401 (what `throttle` counts unless told otherwise). */
+export const isAuthFailure = (error: unknown) => asApiError(error)?.status === 401;
+
 export interface Limits {
+  /**
+   * The one throttle for guessing, on every surface that takes a credential (API keys on
+   * /api/v1, /api and /graphql, the operator token, install links): an address whose IP bucket
+   * is empty is refused with the per-IP 429 before the credential is looked up, and every
+   * failed attempt takes a token from that bucket (RATE_LIMIT_IP_PER_MIN, shared with every
+   * /api/v1 request of the address). Successful attempts draw nothing here. `attempt` looks the
+   * credential up and throws when it is refused; `failed` says which of its errors count as a
+   * failed authentication (`isAuthFailure` by default; install links also count 404/410).
+   */
+  throttle<T>(
+    caller: Caller | undefined,
+    headers: Headers,
+    attempt: () => Promise<T>,
+    failed?: (error: unknown) => boolean,
+  ): Promise<T>;
   /**
    * Before routing: a keyless /api/v1 request (`hasCredential` false, or ingest) is limited at
    * once; the 429 to answer, if any. Keyed ones are decided after authentication.
@@ -83,6 +101,7 @@ const done = async () => {};
 
 /** Limits nothing and writes no header. */
 export const noLimits: Limits = {
+  throttle: (_caller, _headers, attempt) => attempt(),
   beforeAuth: nothing,
   refuseBlocked: nothing,
   failedAuth: nothing,

@@ -5,6 +5,7 @@ import {
   andThen,
   type Caller,
   type Headers,
+  isAuthFailure,
   type KeyHolder,
   type Limits,
   type Step,
@@ -77,6 +78,22 @@ export class RateLimits implements Limits {
    * An address whose IP bucket refused a moment ago gets the per-IP 429 again at once (see
    * IpBlocks), on any surface. The sign-in form uses it too.
    */
+  async throttle<T>(
+    caller: Caller | undefined,
+    headers: Headers,
+    attempt: () => Promise<T>,
+    failed: (error: unknown) => boolean = isAuthFailure,
+  ): Promise<T> {
+    const blocked = this.refuseBlocked(caller, headers);
+    if (blocked) throw blocked;
+    try {
+      return await attempt();
+    } catch (error) {
+      if (failed(error)) await this.failedAuth(caller, headers); // throws the 429 when empty
+      throw error;
+    }
+  }
+
   refuseBlocked(caller: Caller | undefined, headers: Headers): ApiError | undefined {
     const tokens = this.blocks.tokens(caller?.clientIp ?? "unknown");
     if (tokens === undefined) return;

@@ -7,10 +7,10 @@ import {
   ListEquipmentDocument,
 } from "../../graphql/generated.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
-import { throttleAuth } from "../../http/auth-throttle.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
+import { requestMeta } from "../../http/request-context.ts";
 import type { Services } from "../../services.ts";
 import { EQUIPMENT_PLATFORMS, EQUIPMENT_TYPES, FIELD_LIMITS } from "./bulk-items.ts";
 import { MAX_BULK_ITEMS } from "./service.ts";
@@ -179,9 +179,8 @@ export const installRoutes = ({ limits, equipment }: Pick<Services, "limits" | "
     // the link is a credential: unknown or spent links count as failed authentications
     ({ params, request, set }) => {
       set.headers["cache-control"] = "no-store"; // the URL itself is a credential
-      return throttleAuth(
-        limits,
-        request,
+      return limits.throttle(
+        requestMeta(request),
         set.headers as Record<string, string>,
         () => equipment.install(params.token),
         (error) => [404, 410].includes(asApiError(error)?.status ?? 0),

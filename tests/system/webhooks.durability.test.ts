@@ -23,11 +23,20 @@ const BUN = `${ROOT}node_modules/.bin/bun`;
 const ADMIN_TOKEN = "webhook-crash-operator-token-0123";
 const SCOPES = ["projects:read", "projects:write", "webhooks:read", "webhooks:write"];
 
+/**
+ * Runs `make` `count` times, `size` at a time. Between batches it yields to the event loop, as
+ * requests arriving over the network would: in-process requests on PGlite never yield to
+ * timers or sockets, so 500 of them in a row blocked both for 9-11 s under load. The receiver
+ * shares this loop, so the first sends waited past their 10 s timeout, were answered at that
+ * moment, and came again on retry (docs/decisions.md, "Duplicate webhook sends in the
+ * two-instance test").
+ */
 async function inBatches(count: number, size: number, make: (i: number) => Promise<unknown>) {
   for (let start = 0; start < count; start += size) {
     await Promise.all(
       Array.from({ length: Math.min(size, count - start) }, (_, k) => make(start + k)),
     );
+    await Bun.sleep(0);
   }
 }
 

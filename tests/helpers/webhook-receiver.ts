@@ -22,7 +22,8 @@ export interface ReceiverOptions {
 /**
  * A real HTTP receiver on a free loopback port that verifies every request with the
  * `standardwebhooks` library (a bad signature answers 401 and is counted in `rejected`). It
- * also records when two requests with the same webhook-id overlap in time.
+ * also records when two requests with the same webhook-id overlap in time. It runs on the test's
+ * own event loop: a test that blocks the loop past the send timeout gets sends retried.
  */
 export function startReceiver(secret: () => string | undefined, options: ReceiverOptions = {}) {
   const received: ReceivedWebhook[] = [];

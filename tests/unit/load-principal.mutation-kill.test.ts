@@ -56,7 +56,11 @@ beforeAll(async () => {
   const people = await db
     .insert(users)
     .values(
-      ["owner", "left", "other"].map((n) => ({ email: `${n}@x.test`, firstName: n, lastName: "T" })),
+      ["owner", "left", "other"].map((n) => ({
+        email: `${n}@x.test`,
+        firstName: n,
+        lastName: "T",
+      })),
     )
     .returning({ id: users.id });
   [ids.owner, ids.left, ids.other] = people.map((p) => p.id);
@@ -119,7 +123,12 @@ test("a key of a member: every field of the record and of its principal", async 
         "projects.view",
         "projects.manage",
       ]),
-      apiKey: { id: keyId, name: "key h-owner-a", scopes: ["tickets:read", "alerts:write"], expiresAt },
+      apiKey: {
+        id: keyId,
+        name: "key h-owner-a",
+        scopes: ["tickets:read", "alerts:write"],
+        expiresAt,
+      },
     },
   });
 });
@@ -158,7 +167,11 @@ test("an owner who left, or whose role no longer exists, has a record without pr
     expiresAt: null,
     principal: null,
   });
-  const goneRole = await addKey({ organizationId: ids.orgB, userId: ids.other, hash: "h-vanished" });
+  const goneRole = await addKey({
+    organizationId: ids.orgB,
+    userId: ids.other,
+    hash: "h-vanished",
+  });
   expect(await loadKeyRecord(database.db, "h-vanished")).toEqual({
     keyId: goneRole,
     organizationId: ids.orgB,

@@ -186,9 +186,8 @@ test("another instance drops the entry on the notification and acknowledges it",
   const key = await addKey({});
   await there.authenticate(key.secret);
   await revoke(key.id);
-  const started = performance.now();
   await here.announce({ kind: "key", id: key.id });
-  expect(performance.now() - started).toBeLessThan(1_500);
+  // a missing acknowledgement would have logged a warning after 2 s
   expect(await refusal(there.authenticate(key.secret))).toBe("401 API key revoked");
   expect(warnings()).toEqual([]);
 });
@@ -200,16 +199,14 @@ test("a live instance that never acknowledges is waited for 2 s; one silent for 
   await database.db
     .insert(serviceInstances)
     .values({ id: silent, seenAt: new Date(Date.now() - 15_500) });
-  let started = performance.now();
   await store.announce({ kind: "key", id: crypto.randomUUID() });
-  expect(performance.now() - started).toBeLessThan(1_500);
   expect(warnings()).toEqual([]);
 
   const mute = crypto.randomUUID();
   await database.db
     .insert(serviceInstances)
     .values({ id: mute, seenAt: new Date(Date.now() - 13_000) });
-  started = performance.now();
+  const started = performance.now();
   await store.announce({ kind: "key", id: "k1" });
   expect(performance.now() - started).toBeGreaterThan(1_900);
   const warning = logs.find((l) => l.level === "warn");

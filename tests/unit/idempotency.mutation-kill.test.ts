@@ -11,7 +11,7 @@ import {
   idempotent,
 } from "../../src/http/idempotency.ts";
 import type { Services } from "../../src/services.ts";
-import { freshDatabase } from "../helpers/harness.ts";
+import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 
 /**
  * `idempotent()` called directly over one PGlite, with its own clock (issue 20's mutation run on
@@ -19,7 +19,7 @@ import { freshDatabase } from "../helpers/harness.ts";
  * its row, the wait for a duplicate still running (here or on another instance, its backoff and
  * its 30 s limit), and the once-a-minute prune.
  */
-let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+let fresh: Awaited<ReturnType<typeof migratedPglite>>;
 let database: Database;
 let apiKeyId: string;
 // far from the other suites' clocks: the prune throttle is per process
@@ -70,7 +70,7 @@ const foreignReservation = (key: string) =>
     .values({ apiKeyId, key, requestHash: REQUEST_HASH, createdAt: clock });
 
 beforeAll(async () => {
-  fresh = await freshDatabase("pglite");
+  fresh = await migratedPglite();
   database = fresh.database;
   const [org] = await database.db.insert(organizations).values({ name: "O" }).returning();
   const [user] = await database.db
@@ -244,12 +244,14 @@ test("a duplicate gives up with 409 after 30 s, not at 30 s", async () => {
   const start = Date.now();
   setSystemTime(new Date(start));
   await foreignReservation("stuck");
+  const before = database.stats.queries;
   const duplicate = refusal(call({ key: "stuck" }));
   let settled = false;
   void duplicate.then(() => {
     settled = true;
   });
-  await Bun.sleep(100);
+  // its deadline is set before its first attempt (the reservation insert and the lookup)
+  while (database.stats.queries - before < 2) await Bun.sleep(5);
   setSystemTime(new Date(start + 30_000));
   await Bun.sleep(1_200);
   expect(settled).toBe(false);

@@ -11,7 +11,7 @@ import {
   users,
 } from "../../src/db/schema/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { freshDatabase } from "../helpers/harness.ts";
+import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 
 /**
  * KeyStore driven directly over one PGlite (issue 20's mutation run on src/auth/key-store.ts):
@@ -19,7 +19,7 @@ import { freshDatabase } from "../helpers/harness.ts";
  * acknowledgement protocol between instances, the instance table, and last-use flushing.
  */
 let database: Database;
-let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+let fresh: Awaited<ReturnType<typeof migratedPglite>>;
 let orgA: string;
 let orgB: string;
 let owner: string;
@@ -64,7 +64,7 @@ const refusal = async (run: Promise<unknown>) =>
   );
 
 beforeAll(async () => {
-  fresh = await freshDatabase("pglite");
+  fresh = await migratedPglite();
   database = fresh.database;
   const orgs = await database.db
     .insert(organizations)

@@ -3,7 +3,7 @@ import { loadKeyRecord, resolveRole } from "../../src/auth/load-principal.ts";
 import { PERMISSIONS } from "../../src/auth/permissions.ts";
 import type { Database } from "../../src/db/client.ts";
 import { apiKeys, memberships, organizations, roles, users } from "../../src/db/schema/index.ts";
-import { freshDatabase } from "../helpers/harness.ts";
+import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 
 /**
  * loadKeyRecord and resolveRole called directly on rows written by hand (issue 20's mutation
@@ -40,7 +40,7 @@ const addKey = async (values: {
 };
 
 beforeAll(async () => {
-  const fresh = await freshDatabase("pglite");
+  const fresh = await migratedPglite();
   database = fresh.database;
   drop = fresh.drop;
   const db = database.db;

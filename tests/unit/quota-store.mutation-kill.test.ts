@@ -4,7 +4,7 @@ import type { Database } from "../../src/db/client.ts";
 import { organizations, quotaUsage } from "../../src/db/schema/index.ts";
 import { QuotaStore } from "../../src/http/quota-store.ts";
 import { createLogger } from "../../src/logger.ts";
-import { freshDatabase } from "../helpers/harness.ts";
+import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 
 /**
  * QuotaStore driven directly over one PGlite with its own clock (issue 20, mutation testing of
@@ -14,7 +14,7 @@ import { freshDatabase } from "../helpers/harness.ts";
  */
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+let fresh: Awaited<ReturnType<typeof migratedPglite>>;
 let database: Database;
 let orgs: string[] = [];
 let t = Date.parse("2041-03-04T05:06:30.000Z");
@@ -35,7 +35,7 @@ let next = 0;
 const org = () => orgs[next++] as string;
 
 beforeAll(async () => {
-  fresh = await freshDatabase("pglite");
+  fresh = await migratedPglite();
   database = fresh.database;
   orgs = (
     await database.db

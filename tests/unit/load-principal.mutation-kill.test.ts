@@ -63,7 +63,7 @@ beforeAll(async () => {
       })),
     )
     .returning({ id: users.id });
-  [ids.owner, ids.left, ids.other] = people.map((p) => p.id);
+  [ids.owner, ids.left, ids.other] = people.map((p) => p.id) as [string, string, string];
   await db.insert(roles).values([
     {
       organizationId: ids.orgA,

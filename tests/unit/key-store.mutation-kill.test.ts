@@ -99,7 +99,13 @@ test("each refusal has its own 401 message; a member's key gives its principal",
   const store = newStore();
   expect(await refusal(store.authenticate(undefined))).toBe("401 Missing API key");
   expect(await refusal(store.authenticate(""))).toBe("401 Missing API key");
+  const queries = database.stats.queries;
   expect(await refusal(store.authenticate("orgit_nope"))).toBe("401 Invalid API key");
+  const typo = generateApiKey().replace(/.$/, (c) => (c === "0" ? "1" : "0"));
+  expect(await refusal(store.authenticate(typo))).toBe("401 Invalid API key");
+  // refused on its checksum: neither the database nor the cache is asked
+  expect(database.stats.queries).toBe(queries);
+  expect(cacheOf(store).size).toBe(0);
   expect(await refusal(store.authenticate(generateApiKey()))).toBe("401 Invalid API key");
   const revoked = await addKey({});
   await revoke(revoked.id);
@@ -291,6 +297,16 @@ test("timers: last use is flushed and the heartbeat sent every 5 s, both stopped
   clock = new Date("2030-07-01T00:00:00.000Z");
   await store.authenticate(key.secret);
   registered[0]?.run();
+  // the second timer is the heartbeat
+  await database.db.update(serviceInstances).set({ seenAt: new Date(Date.now() - 600_000) });
+  registered[1]?.run();
+  const seen = async () =>
+    (await database.db.select().from(serviceInstances))[0]?.seenAt.getTime() ?? 0;
+  const heartbeatDeadline = Date.now() + 5_000;
+  while ((await seen()) < Date.now() - 60_000 && Date.now() < heartbeatDeadline) {
+    await Bun.sleep(10);
+  }
+  expect(await seen()).toBeGreaterThan(Date.now() - 60_000);
   const lastUsed = async () =>
     (await database.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]?.lastUsedAt;
   const deadline = Date.now() + 5_000;
@@ -362,4 +378,66 @@ test("database failures are logged, not thrown: last use, heartbeat, acknowledge
     "could not record API key last use",
     "could not deregister this instance",
   ]);
+  expect(logs.map((l) => l.error)).toEqual([
+    "Error: database down",
+    "Error: database down",
+    "Error: database down",
+  ]);
+});
+
+test("the acknowledgement failure is logged with its error", async () => {
+  const other = await fresh.openAnother();
+  const store = newStore({
+    ...other,
+    notify: async () => {
+      throw new Error("notify down");
+    },
+  });
+  await store.start();
+  await database.notify(AUTH_CHANNEL, JSON.stringify({ kind: "key", id: "x", nonce: "n" }));
+  const deadline = Date.now() + 5_000;
+  while (warnings().length === 0 && Date.now() < deadline) await Bun.sleep(10);
+  expect(logs.find((l) => l.level === "warn")).toMatchObject({
+    msg: "could not acknowledge auth change",
+    error: "Error: notify down",
+  });
+});
+
+test("without a clock of its own the store uses the wall clock", async () => {
+  const store = new KeyStore(database, logger);
+  stores.push(store);
+  const past = await addKey({ expiresAt: new Date(Date.now() - 1_000) });
+  const future = await addKey({ expiresAt: new Date(Date.now() + 3_600_000) });
+  expect(await refusal(store.authenticate(past.secret))).toBe("401 API key expired");
+  expect(await refusal(store.authenticate(future.secret))).toBe("accepted");
+});
+
+test("an instance whose sessions are gone is not waited for, however recent its heartbeat", async () => {
+  const dead = crypto.randomUUID();
+  const store = newStore({
+    ...database,
+    liveInstances: async (ids: string[]) => new Set(ids.filter((id) => id !== dead)),
+  });
+  await store.start();
+  await database.db.insert(serviceInstances).values({ id: dead, seenAt: new Date() });
+  await store.announce({ kind: "organization", id: orgA });
+  expect(warnings()).toEqual([]);
+});
+
+test("an announcement passes over cached unknown secrets; last use of several keys in one flush", async () => {
+  const store = newStore();
+  await store.start();
+  expect(await refusal(store.authenticate(generateApiKey()))).toBe("401 Invalid API key");
+  await store.announce({ kind: "key", id: crypto.randomUUID() });
+  await store.announce({ kind: "organization", id: orgA });
+  expect(cacheOf(store).size).toBe(1);
+  const [k1, k2] = [await addKey({}), await addKey({ organizationId: orgB })];
+  clock = new Date("2030-09-09T09:09:09.000Z");
+  await store.authenticate(k1.secret);
+  await store.authenticate(k2.secret);
+  await store.flushLastUsed();
+  const rows = await database.db.select().from(apiKeys);
+  expect(rows.find((r) => r.id === k1.id)?.lastUsedAt).toEqual(clock);
+  expect(rows.find((r) => r.id === k2.id)?.lastUsedAt).toEqual(clock);
+  expect(warnings()).toEqual([]);
 });

@@ -296,3 +296,11 @@ test("stop: in-flight sends finish within the grace period; past it they are giv
   await patient.stop();
   expect(await delivery(id)).toMatchObject({ status: "delivered", attempts: 1 });
 });
+
+test("an event recorded after start is sent on its NOTIFY, without waiting for the poll", async () => {
+  const { receiver, id } = await subscribe([]);
+  await dispatcher({ pollMs: 600_000 });
+  await emit();
+  await eventually(async () => (await delivery(id))?.status === "delivered", "woken by NOTIFY");
+  expect(receiver.deliveredIds().size).toBe(1);
+});

@@ -37,10 +37,10 @@ export interface RestDeps {
 export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
   new Elysia().derive({ as: "scoped" }, async ({ request, path, set }) => {
     const headers = set.headers as Record<string, string>;
-    const principal = await limits.throttle(requestMeta(request), headers, () =>
+    const meta = requestMeta(request);
+    const principal = await limits.throttle(meta, headers, () =>
       keys.authenticate(bearerToken(request.headers.get("authorization"))),
     );
-    const meta = requestMeta(request);
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
     const limited = limits.afterAuth(meta, path, principal, headers);

@@ -1,7 +1,16 @@
 import { expect, test } from "bun:test";
+import { Elysia } from "elysia";
 import type { Config } from "../../src/config.ts";
 import { type ApiError, asApiError, notFound, unauthenticated } from "../../src/errors.ts";
-import type { Caller, Headers, KeyHolder, QuotaOwner } from "../../src/limits/limits.ts";
+import { rateLimitPlugin } from "../../src/http/rate-limit.ts";
+import {
+  type Caller,
+  type Headers,
+  type KeyHolder,
+  type Limits,
+  noLimits,
+  type QuotaOwner,
+} from "../../src/limits/limits.ts";
 import type { QuotaCheck, QuotaCounter } from "../../src/limits/quota-store.ts";
 import { type Lifecycle, RateLimits } from "../../src/limits/rate-limits.ts";
 import { quotaExceeded, tooMany } from "../../src/limits/refusals.ts";
@@ -18,6 +27,7 @@ import {
  * answering with promises as Redis does), a fake quota counter and an injected clock. Each step
  * gets plain facts (a caller, a path, a key) and is checked for the buckets it draws, the
  * headers it writes and the 429 it answers or throws: status, body and Retry-After.
+ * At the end, src/http/rate-limit.ts (the Elysia adapter in front of it) with a fake Limits.
  *
  * Limits: 4 a minute per IP (a token every 15 s), 6 a minute per key (every 10 s), 10 a second
  * burst, so a few requests at one instant empty a bucket and every count is a whole number.
@@ -644,4 +654,115 @@ test("quota refusals: one per limit is kept, at most 1,024 limits at a time", ()
   const a = quotaExceeded(70_001, 70_001);
   quotaExceeded(70_002, 70_002);
   expect(quotaExceeded(70_001, 70_001), "another limit does not push it out").toBe(a);
+});
+
+/**
+ * src/http/rate-limit.ts, the Elysia adapter: it hands the limits the path and whether a
+ * credential came, and turns a refusal into the answer, before routing and after an error or a
+ * handler that never authenticated. A fake Limits stands behind it.
+ */
+function adapted(overrides: Partial<Limits>) {
+  const seen: { path: string; hasCredential: boolean }[] = [];
+  let handled = 0;
+  const limits: Limits = {
+    ...noLimits,
+    beforeAuth: (_caller, path, hasCredential) => {
+      seen.push({ path, hasCredential });
+      return undefined;
+    },
+    ...overrides,
+  };
+  const app = new Elysia()
+    .use(rateLimitPlugin(limits))
+    .get("/api/v1/ok", () => {
+      handled++;
+      return { ok: true };
+    })
+    .get("/api/v1/boom", () => {
+      handled++;
+      throw new Error("boom");
+    });
+  const call = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await app.handle(new Request(`http://localhost${path}`, { headers }));
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  };
+  return { call, seen, handled: () => handled };
+}
+
+const ipRefusal = () =>
+  tooMany("Too many requests", [{ name: "ip", limit: 4, windowMs: 60_000 }], [0]);
+const refusing = (headers: Headers) => {
+  headers["x-ratelimit-remaining"] = "0";
+  return ipRefusal();
+};
+
+test("adapter: the facts go to beforeAuth; its refusal is the answer before routing", async () => {
+  const open = adapted({});
+  expect((await open.call("/api/v1/ok?x=1")).status).toBe(200);
+  await open.call("/api/v1/ok", { authorization: "Bearer k" });
+  expect(open.seen).toEqual([
+    { path: "/api/v1/ok", hasCredential: false },
+    { path: "/api/v1/ok", hasCredential: true },
+  ]);
+  expect(open.handled()).toBe(2);
+  for (const later of [false, true]) {
+    const closed = adapted({
+      beforeAuth: (_c, _p, _k, headers) =>
+        later ? Promise.resolve(refusing(headers)) : refusing(headers),
+    });
+    const answer = await closed.call("/api/v1/ok");
+    expect(answer.status).toBe(429);
+    expect(JSON.parse(answer.text)).toEqual({ error: "Too many requests", retryAfter: 15 });
+    expect(answer.headers.get("retry-after")).toBe("15");
+    expect(answer.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(closed.handled()).toBe(0);
+    const allowed = adapted({ beforeAuth: () => (later ? Promise.resolve(undefined) : undefined) });
+    expect((await allowed.call("/api/v1/ok")).status).toBe(200);
+    expect(allowed.handled()).toBe(1);
+  }
+});
+
+test("adapter: after an error or an unauthenticated handler, the pending IP draw may refuse", async () => {
+  for (const later of [false, true]) {
+    const settled: string[] = [];
+    const closed = adapted({
+      beforeAuthError: (_caller, headers) => {
+        settled.push("settled");
+        return later ? Promise.resolve(refusing(headers)) : refusing(headers);
+      },
+    });
+    for (const path of ["/api/v1/boom", "/api/v1/ok", "/api/v1/missing"]) {
+      const answer = await closed.call(path);
+      expect(answer.status, path).toBe(429);
+      expect(JSON.parse(answer.text)).toEqual({ error: "Too many requests", retryAfter: 15 });
+      expect(answer.headers.get("retry-after")).toBe("15");
+      expect(answer.headers.get("x-ratelimit-remaining")).toBe("0");
+    }
+    expect(settled).toEqual(["settled", "settled", "settled"]);
+    const open = adapted({
+      beforeAuthError: () => (later ? Promise.resolve(undefined) : undefined),
+    });
+    const ok = await open.call("/api/v1/ok");
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.text)).toEqual({ ok: true });
+    expect((await open.call("/api/v1/boom")).status).not.toBe(429);
+    expect((await open.call("/api/v1/missing")).status).toBe(404);
+  }
+});
+
+test("adapter: used twice in one app (a named plugin), a request is still limited once", async () => {
+  let drawn = 0;
+  const limits: Limits = {
+    ...noLimits,
+    beforeAuth: () => {
+      drawn++;
+      return undefined;
+    },
+  };
+  const app = new Elysia()
+    .use(rateLimitPlugin(limits))
+    .use(rateLimitPlugin(limits))
+    .get("/api/v1/ok", () => "ok");
+  expect((await app.handle(new Request("http://localhost/api/v1/ok"))).status).toBe(200);
+  expect(drawn).toBe(1);
 });

@@ -230,7 +230,12 @@ test("a slot freed while a claim answers is filled at once, even by a claim that
   await emit("project.updated");
   clock = start;
   const control = instrumented(database);
-  const d = await dispatcher(control.database, { concurrency: 2, perSubscription: 10 });
+  // sends never time out here: only the freed slot can start the third one
+  const d = await dispatcher(control.database, {
+    concurrency: 2,
+    perSubscription: 10,
+    timeoutMs: 60_000,
+  });
   let wakes = 0;
   const wake = d.wake.bind(d);
   d.wake = () => {

@@ -44,6 +44,7 @@ export class WebhookDispatcher {
   private unlisten: (() => Promise<void>) | undefined;
   /** the running claim loop, if any; stop() waits for it so no claim lands after */
   private claiming: Promise<void> | undefined;
+  // Stryker disable next-line BooleanLiteral: fill() writes it before its only read
   private again = false;
   private stopped = false;
 
@@ -91,6 +92,7 @@ export class WebhookDispatcher {
           if (!this.stopped) this.schedulePurge(this.options.purgeEveryMs);
         });
     }, afterMs);
+    // Stryker disable next-line OptionalChaining: Bun's and Node's timers always have unref
     (this.purgeTimer as { unref?: () => void }).unref?.();
   }
 

@@ -78,15 +78,15 @@ test("a policy writing the same counts again writes the same text; new counts re
 
 test("a count that moves alone is written anew: same requests left with a new reset, and back", () => {
   // 10 requests a minute: one token every 6 s, so the reset moves while the count stays
-  const slow: BucketRule = { name: "slow", limit: 10, windowMs: 60_000 };
+  const slow: BucketRule = { name: "ip", limit: 10, windowMs: 60_000 };
   const policy = ratePolicy([slow]);
   const write = (tokens: number) => {
     const headers: Record<string, string | number> = {};
     writeRateHeaders(headers, policy, [tokens]);
     return [headers["x-ratelimit-remaining"], headers["x-ratelimit-reset"], headers.ratelimit];
   };
-  expect(write(5)).toEqual(["5", "30", '"slow";r=5;t=30']);
-  expect(write(5.5), "5 left, the reset 3 s sooner").toEqual(["5", "27", '"slow";r=5;t=27']);
-  expect(write(4.5), "4 left, the same reset").toEqual(["4", "33", '"slow";r=4;t=33']);
-  expect(write(4.9), "4 left, the reset sooner").toEqual(["4", "31", '"slow";r=4;t=31']);
+  expect(write(5)).toEqual(["5", "30", '"ip";r=5;t=30']);
+  expect(write(5.5), "5 left, the reset 3 s sooner").toEqual(["5", "27", '"ip";r=5;t=27']);
+  expect(write(4.5), "one fewer left, the reset later").toEqual(["4", "33", '"ip";r=4;t=33']);
+  expect(write(4.9), "4 left, the reset sooner").toEqual(["4", "31", '"ip";r=4;t=31']);
 });

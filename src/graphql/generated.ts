@@ -828,20 +828,22 @@ export const ListWebhookDeliveriesDocument = new TypedDocumentString(`
 export const RetryWebhookDeliveryDocument = new TypedDocumentString(`
     mutation RetryWebhookDelivery($id: ID!, $deliveryId: ID!) {
   retryWebhookDelivery(id: $id, deliveryId: $deliveryId) {
-    id
-    messageId
-    webhookId
-    subscriptionId
-    eventId
-    eventType
-    status
-    attempts
-    lastStatusCode
-    lastError
-    lastAttemptAt
-    nextAttemptAt
-    deliveredAt
-    createdAt
+    ...DeliveryFields
   }
 }
-    `) as unknown as TypedDocumentString<RetryWebhookDeliveryMutation, RetryWebhookDeliveryMutationVariables>;
+    fragment DeliveryFields on WebhookDelivery {
+  id
+  messageId
+  webhookId
+  subscriptionId
+  eventId
+  eventType
+  status
+  attempts
+  lastStatusCode
+  lastError
+  lastAttemptAt
+  nextAttemptAt
+  deliveredAt
+  createdAt
+}`) as unknown as TypedDocumentString<RetryWebhookDeliveryMutation, RetryWebhookDeliveryMutationVariables>;

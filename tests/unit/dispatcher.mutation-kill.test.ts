@@ -11,6 +11,7 @@ import { createLogger } from "../../src/logger.ts";
 import { type DispatcherOptions, WebhookDispatcher } from "../../src/outbox/dispatcher.ts";
 import { recordEvent } from "../../src/outbox/outbox.ts";
 import { newWebhookSecret } from "../../src/outbox/signer.ts";
+import { testDispatcherOptions } from "../helpers/dispatcher-options.ts";
 import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 import { eventually, startReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -29,21 +30,8 @@ const logger = createLogger("debug", (line) => logs.push(JSON.parse(line)));
 const running: WebhookDispatcher[] = [];
 const receivers: { stop(): void }[] = [];
 
-const options = (overrides: Partial<DispatcherOptions> = {}): DispatcherOptions => ({
-  backoffMs: [1_000, 2_000],
-  jitter: 0,
-  concurrency: 4,
-  perSubscription: 4,
-  timeoutMs: 2_000,
-  pollMs: 50,
-  shutdownGraceMs: 2_000,
-  disableAfterMs: 5 * 86_400_000,
-  retentionMs: 86_400_000,
-  purgeEveryMs: 3_600_000,
-  allowPrivate: true,
-  random: () => 0.5,
-  ...overrides,
-});
+const options = (overrides: Partial<DispatcherOptions> = {}): DispatcherOptions =>
+  testDispatcherOptions({ pollMs: 50, ...overrides });
 const dispatcher = async (overrides: Partial<DispatcherOptions> = {}, start = true) => {
   const d = new WebhookDispatcher(database, logger, () => clock, options(overrides));
   running.push(d);

@@ -12,6 +12,7 @@ import { createLogger } from "../../src/logger.ts";
 import { type DispatcherOptions, WebhookDispatcher } from "../../src/outbox/dispatcher.ts";
 import { recordEvent, type WebhookEventType } from "../../src/outbox/outbox.ts";
 import { newWebhookSecret } from "../../src/outbox/signer.ts";
+import { testDispatcherOptions } from "../helpers/dispatcher-options.ts";
 import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 import { eventually, startReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -33,22 +34,9 @@ const running: WebhookDispatcher[] = [];
 const receivers: { stop(): void }[] = [];
 const releases: (() => void)[] = [];
 
-const options = (overrides: Partial<DispatcherOptions> = {}): DispatcherOptions => ({
-  backoffMs: [1_000, 2_000],
-  jitter: 0,
-  concurrency: 4,
-  perSubscription: 4,
-  timeoutMs: 2_000,
+const options = (overrides: Partial<DispatcherOptions> = {}): DispatcherOptions =>
   // no poll in these tests: every claim comes from start, a NOTIFY, a finished send or wake()
-  pollMs: 600_000,
-  shutdownGraceMs: 2_000,
-  disableAfterMs: 5 * 86_400_000,
-  retentionMs: 86_400_000,
-  purgeEveryMs: 3_600_000,
-  allowPrivate: true,
-  random: () => 0.5,
-  ...overrides,
-});
+  testDispatcherOptions({ pollMs: 600_000, ...overrides });
 const dispatcher = async (
   db: Database,
   overrides: Partial<DispatcherOptions> = {},

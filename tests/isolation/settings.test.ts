@@ -135,7 +135,9 @@ function suite(driver: DriverName) {
     });
     expect(await whoami(aKey.secret)).toBe(200);
     expect(await whoami(aDesk.key)).toBe(200);
-    expect(await whoami(b.key)).toBe(401);
+    const revoked = await send(app, "/api/v1/whoami", { key: b.key });
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toEqual({ error: "API key revoked" });
     expect(await whoami(bKey.secret)).toBe(200);
 
     // once also a technician of A, the same person sees in each organization only its keys

@@ -113,6 +113,7 @@ function suite(driver: DriverName) {
       const free = await make.member({ plan: "FREE" });
       const freeAnswer = await send(app, "/api/v1/whoami", { key: free.key });
       expect(freeAnswer.status).toBe(403);
+      expect(await freeAnswer.json()).toEqual({ error: "API access requires the Pro plan" });
       expect(quotaHeaders(freeAnswer)).toEqual({ limit: "1000", used: "1", remaining: "999" });
 
       const enterprise = await make.member({ plan: "ENTERPRISE" });

@@ -33,10 +33,11 @@ function suite(driver: DriverName) {
   test("with ADMIN_TOKEN unset, operator access is off: even the former token is refused", async () => {
     const closed = await buildTestApp(db.database, { env: { ADMIN_TOKEN: "" } });
     try {
-      const { response } = await graphql(closed, TEST_ADMIN_TOKEN, CREATE_ORG, {
+      const { response, json } = await graphql(closed, TEST_ADMIN_TOKEN, CREATE_ORG, {
         input: { name: "X" },
       });
       expect(response.status).toBe(401);
+      expect(json).toEqual({ error: "Invalid API key" });
       expect(await orgCount()).toBe(0);
     } finally {
       await closed.stop();

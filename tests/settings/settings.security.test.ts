@@ -149,6 +149,7 @@ describeEachDriver("settings screen, security", (driver) => {
       body: { query, variables: { o: org.id } },
     });
     expect(withCookie.status).toBe(401);
+    expect(await withCookie.json()).toEqual({ error: "Missing API key" });
     const member = await make.member({ organizationId: org.id, role: "technician" });
     const withKey = await graphql(app, member.key, query, { o: org.id });
     expect(withKey.json.errors?.[0]?.message, "an API key cannot mint or list keys here").toBe(
@@ -206,7 +207,9 @@ describeEachDriver("settings screen, security", (driver) => {
       org: org.id,
     });
     expect(revoked.status).toBe(303);
-    expect((await send(app, "/api/v1/whoami", { key: techKey.secret })).status).toBe(401);
+    const refused = await send(app, "/api/v1/whoami", { key: techKey.secret });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: "API key revoked" });
   });
 
   test("two organizations: nothing of the other one is seen, created or revoked", async () => {

@@ -49,7 +49,10 @@ function suite(driver: DriverName) {
       status: 403,
       body: { error: "API access requires an administrator or technician seat" },
     });
-    expect((await graphqlError(app, user.key, QUERY)).status).toBe(403);
+    expect(await graphqlError(app, user.key, QUERY)).toMatchObject({
+      status: 403,
+      message: "API access requires an administrator or technician seat",
+    });
   });
 
   test("another organization's units are never listed nor counted", async () => {

@@ -11,13 +11,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
-const FILES = [
-  ...new Bun.Glob("src/modules/*/queries.ts").scanSync(ROOT),
-  "src/outbox/outbox.ts",
-  "src/db/queries/idempotency.ts",
-].sort();
-/** an organization filter, or the API-key filter that confines idempotency records */
-const FILTER = /eq\(\w+\.(?:organizationId|apiKeyId), [\w.]+\)/g;
+/** every source file but the table definitions and the demo seeding (tests/isolation/registry.ts) */
+const FILES = [...new Bun.Glob("src/**/*.ts").scanSync(ROOT)]
+  .filter((file) => !file.startsWith("src/db/schema/") && !file.startsWith("src/demo/"))
+  .sort();
+/**
+ * The forms an organization filter takes, each with what deleting it leaves: a Drizzle
+ * condition (`eq(t.organizationId, id)`, or the API-key filter that confines idempotency
+ * records; `inArray(t.organizationId, ids)`) becomes `undefined`, which `and()` and `where()`
+ * skip; an `and … organization_id = …` clause of raw SQL is cut out.
+ */
+const FILTERS: [RegExp, string][] = [
+  [/eq\(\w+\.(?:organizationId|apiKeyId), [\w.]+\)/g, "undefined"],
+  [/inArray\(\w+\.organizationId, [\w.]+\)/g, "undefined"],
+  [/ and [\w".]+\.organization_id = [\w".]+/g, ""],
+];
 const TESTS = ["tests/isolation/"];
 
 const sandbox = mkdtempSync(join(tmpdir(), "orgit-org-filters-"));
@@ -38,20 +46,22 @@ const results: { site: string; killed: boolean }[] = [];
 try {
   for (const file of FILES) {
     const original = readFileSync(join(ROOT, file), "utf8");
-    for (const match of original.matchAll(FILTER)) {
-      const line = original.slice(0, match.index).split("\n").length;
-      const site = `${file}:${line} ${match[0]}`;
-      const mutated = `${original.slice(0, match.index)}undefined${original.slice(match.index + match[0].length)}`;
-      writeFileSync(join(sandbox, file), mutated);
-      const run = Bun.spawnSync(["node_modules/.bin/bun", "test", "--bail", ...TESTS], {
-        cwd: sandbox,
-        env: { ...process.env, TEST_DATABASE_URL: "" },
-        stdout: "ignore",
-        stderr: "ignore",
-      });
-      writeFileSync(join(sandbox, file), original);
-      results.push({ site, killed: run.exitCode !== 0 });
-      console.log(`${run.exitCode !== 0 ? "killed  " : "SURVIVED"} ${site}`);
+    for (const [filter, replacement] of FILTERS) {
+      for (const match of original.matchAll(filter)) {
+        const line = original.slice(0, match.index).split("\n").length;
+        const site = `${file}:${line} ${match[0].trim()}`;
+        const mutated = `${original.slice(0, match.index)}${replacement}${original.slice(match.index + match[0].length)}`;
+        writeFileSync(join(sandbox, file), mutated);
+        const run = Bun.spawnSync(["node_modules/.bin/bun", "test", "--bail", ...TESTS], {
+          cwd: sandbox,
+          env: { ...process.env, TEST_DATABASE_URL: "" },
+          stdout: "ignore",
+          stderr: "ignore",
+        });
+        writeFileSync(join(sandbox, file), original);
+        results.push({ site, killed: run.exitCode !== 0 });
+        console.log(`${run.exitCode !== 0 ? "killed  " : "SURVIVED"} ${site}`);
+      }
     }
   }
 } finally {

@@ -64,6 +64,57 @@ function suite(driver: DriverName) {
       const listed = await send(app, "/api/v1/equipments", { key: keyB.secret });
       expect(listed.status).toBe(200);
     });
+    // and the other way round: without the organization in the role join, both keys would meet
+    // the same "desk" row first, so one of the two answers would be wrong
+    const keyA = await app.services.apiKeys.createApiKey({
+      organizationId: a.organizationId,
+      userId: both.id,
+      name: "A key",
+      scopes: ALL_SCOPES,
+      expiresIn: "NEVER",
+    });
+    const created = await send(app, "/api/v1/equipments/bulk-create", {
+      key: keyA.secret,
+      body: { items: [{ name: "via-a-desk", type: "laptop" }] },
+    });
+    expect(await created.json()).toMatchObject({ created: 1 });
+  });
+
+  test("a user with another role in each organization acts with each key's own role", async () => {
+    const { a, b } = await twoOrganizations(make);
+    await make.role(b.organizationId, "kiosk", "TECHNICIAN", ["equipment.view_all"]);
+    const both = await make.user();
+    for (const [organizationId, role] of [
+      [a.organizationId, "admin"],
+      [b.organizationId, "kiosk"],
+    ] as const)
+      await app.services.operator.addMember({ organizationId, userId: both.id, role });
+    const key = async (organizationId: string) =>
+      (
+        await app.services.apiKeys.createApiKey({
+          organizationId,
+          userId: both.id,
+          name: "either",
+          scopes: ALL_SCOPES,
+          expiresIn: "NEVER",
+        })
+      ).secret;
+    const [keyA, keyB] = [await key(a.organizationId), await key(b.organizationId)];
+    // whichever membership a lookup without the organization met first, one of these is wrong
+    expect((await whoami(keyA)).body).toMatchObject({
+      organization: { id: a.organizationId },
+      user: { id: both.id, role: "admin" },
+    });
+    expect((await whoami(keyB)).body).toMatchObject({
+      organization: { id: b.organizationId },
+      user: { id: both.id, role: "kiosk" },
+    });
+    const refused = await send(app, "/api/v1/equipments/bulk-create", {
+      key: keyB,
+      body: { items: [{ name: "via-b-kiosk", type: "laptop" }] },
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "Missing permission: equipment.manage" });
   });
 
   test("keys: creating one for a non-member is refused; revoking A's key leaves B's working; last use is recorded on the used key only", async () => {

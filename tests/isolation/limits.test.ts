@@ -39,6 +39,25 @@ function suite(driver: DriverName) {
     });
   });
 
+  test("idempotency: B's failed request gives back B's key only; A's record of the same key still replays", async () => {
+    const { a, b } = await twoOrganizations(make);
+    const ticket = (key: string, body: Record<string, unknown>) =>
+      send(app, "/api/v1/tickets", { key, headers: { "idempotency-key": "shared-1" }, body });
+    const valid = { title: "Printer jams", description: "On every page of floor 2." };
+    const first = await ticket(a.key, valid);
+    expect(first.status).toBe(201);
+    const aTicket = await first.json();
+    await expectUntouched(app, a.organizationId, async () => {
+      const failed = await ticket(b.key, { ...valid, equipmentId: crypto.randomUUID() });
+      expect(failed.status, "B's request fails in the domain, after its key was reserved").toBe(
+        400,
+      );
+    });
+    const again = await ticket(a.key, valid);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect((await again.json()).id).toBe(aTicket.id);
+  });
+
   test("idempotency: pruning A's expired records keeps B's fresh ones", async () => {
     const { a, b } = await twoOrganizations(make);
     expect((await post(a.key, "old", "A old")).status).toBe(201);

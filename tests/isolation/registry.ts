@@ -29,6 +29,7 @@ const OPERATOR = `${AUTH} > operator: members, custom roles and ingest sources o
 const OPERATOR_READS = `${SETTINGS} > operator: organization(B) lists only B's members, roles, ingest sources and keys; userAccounts lists each user's own memberships`;
 const MEMBER_KEYS = `${SETTINGS} > settings screen: B's ADMIN sees only B and B's keys and cannot revoke A's key (404, the key still works); a member of both sees each one's keys apart`;
 const IDEMPOTENCY = `${LIMITS} > idempotency: the same Idempotency-Key in two organizations creates two projects; neither replays nor blocks the other`;
+const IDEMPOTENCY_RELEASE = `${LIMITS} > idempotency: B's failed request gives back B's key only; A's record of the same key still replays`;
 const IDEMPOTENCY_TAKEOVER = `${LIMITS} > idempotency: taking over B's abandoned reservation leaves A's reservation of the same key alone`;
 const IDEMPOTENCY_PRUNE = `${LIMITS} > idempotency: pruning A's expired records keeps B's fresh ones`;
 const QUOTA = `${LIMITS} > quota: one organization's requests never count against another's, in memory or stored`;
@@ -42,7 +43,7 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/db/queries/idempotency.ts#dropStaleKey": IDEMPOTENCY_TAKEOVER,
   "src/db/queries/idempotency.ts#findKey": IDEMPOTENCY_TAKEOVER,
   "src/db/queries/idempotency.ts#pruneKeysBefore": IDEMPOTENCY_PRUNE,
-  "src/db/queries/idempotency.ts#releaseKey": IDEMPOTENCY,
+  "src/db/queries/idempotency.ts#releaseKey": IDEMPOTENCY_RELEASE,
   "src/db/queries/idempotency.ts#reserveKey": IDEMPOTENCY_TAKEOVER,
   "src/db/queries/quota.ts#addedCounts": QUOTA,
   "src/db/queries/quota.ts#pruneQuotaUsage": QUOTA_PRUNE,

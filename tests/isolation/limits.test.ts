@@ -1,9 +1,12 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { quotaTotals } from "../../src/db/queries/quota.ts";
 import { idempotencyKeys, quotaUsage } from "../../src/db/schema/index.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { expectUntouched, flushBatches, twoOrganizations } from "./helpers.ts";
+
+const DAY = 86_400_000;
 
 /** Idempotency records and the daily quota across two organizations, on an injected clock. */
 function suite(driver: DriverName) {
@@ -132,6 +135,9 @@ function suite(driver: DriverName) {
       ).reduce((sum, row) => sum + row.count, 0);
     expect(await stored(a.organizationId)).toBe(3);
     expect(await stored(b.organizationId)).toBe(6);
+    // the totals another instance reloads for A are A's alone
+    const totals = await quotaTotals(db.database, [a.organizationId], clock.now().getTime() - DAY);
+    expect([...totals]).toEqual([[a.organizationId, 3]]);
   });
 
   test("quota: pruning B's buckets that left the window keeps A's current ones", async () => {

@@ -1,9 +1,10 @@
 /**
  * End to end, over real HTTP on loopback: the service as deployed (`bun run start`, Postgres)
- * against its hand-written twin (bench/baseline-server.ts), both loaded by autocannon (an npm
- * dev dependency: nothing to install on the system) in one run, interleaved round by round so
- * that the machine's noise falls on both alike. Prints each pair's req/s, p50/p99 and the
- * ratio against the targets of docs/performance.md.
+ * against its hand-written twin (bench/baseline-server.ts), both loaded at full speed by
+ * autocannon (an npm dev dependency) in one run, interleaved round by round so that the
+ * machine's noise falls on both alike. Prints each pair's req/s, p50/p99 and the ratio against
+ * the targets of docs/performance.md. The half-load p99 and the soak are paced evenly by hey
+ * (Debian's `hey`, installed by the bench when missing: bench/paced.ts).
  *
  *   npm run bench:e2e -- [--duration=3] [--rounds=3] [--connections=32] [--tickets=10000]
  *                        [--big]            an organization of 1,000,000 tickets, one client
@@ -18,7 +19,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { bigOrganization } from "./e2e-big.ts";
-import { cpuMs, type Load, percentile, Service, summary } from "./e2e-lib.ts";
+import { cpuMs, type Load, Service, summary } from "./e2e-lib.ts";
+import { hey, pacedLoad } from "./paced.ts";
 
 const flags = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -75,6 +77,7 @@ async function cleanUp() {
 
 /** Every pair, interleaved; the half-load p99s; the soak and the big organization if asked. */
 async function compare(service: Service, fixture: Awaited<ReturnType<Service["provision"]>>) {
+  hey(); // found or installed before any load, so an install never falls inside a measurement
   const baselineChild = await startBaseline(databaseUrl, children);
   const baseline = baselineChild.url;
   const pids = { orgit: service.pid(), hand: baselineChild.pid };
@@ -95,11 +98,11 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
     for (const [i, pair] of pairs.entries()) {
       const sides = [
         () =>
-          load(`${service.url}${pair.path}`, pair.key, undefined, pids.orgit).then((r) =>
+          load(`${service.url}${pair.path}`, pair.key, pids.orgit).then((r) =>
             results[i]?.orgit.push(r),
           ),
         () =>
-          load(`${baseline}${pair.ref ?? pair.path}`, pair.key, undefined, pids.hand).then((r) =>
+          load(`${baseline}${pair.ref ?? pair.path}`, pair.key, pids.hand).then((r) =>
             results[i]?.hand.push(r),
           ),
       ];
@@ -136,19 +139,27 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
     );
   }
 
-  // p99 at half of the measured maximum throughput (the service's own maximum)
-  console.log("\np99 at half of the measured maximum (orgit):");
+  // p99 at half of the measured maximum throughput (the service's own maximum), paced by hey
+  console.log("\np99 at half of the measured maximum (orgit), paced evenly by hey:");
   for (const [i, budget] of [
     [0, 5],
     [1, 20],
   ] as const) {
     const pair = pairs[i];
-    if (!pair) continue;
-    const max = summary(results[i]?.orgit ?? []).rps;
-    const half = await load(`${service.url}${pair.path}`, pair.key, Math.round(max / 2));
-    const p99 = percentile(half.latencies, 0.99);
+    if (!pair || !hey()) continue;
+    const half = Math.round(summary(results[i]?.orgit ?? []).rps / 2);
+    const seconds = Math.max(DURATION, 10);
+    const paced = await pacedLoad(
+      `${service.url}${pair.path}`,
+      pair.key,
+      half,
+      seconds,
+      CONNECTIONS,
+    );
+    if (paced.statuses.size !== 1)
+      console.warn(`  mixed statuses ${JSON.stringify([...paced.statuses])}`);
     console.log(
-      `  ${pair.name.padEnd(29)} at ${Math.round(max / 2)} req/s: p50 ${percentile(half.latencies, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (target < ${budget} ms: ${p99 < budget ? "met" : "MISSED"})`,
+      `  ${pair.name.padEnd(29)} at ${half} req/s (${Math.round(paced.rate)} answered a second): p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms (target < ${budget} ms: ${paced.p99 < budget ? "met" : "MISSED"})`,
     );
   }
 
@@ -162,11 +173,10 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
   if (flags.big) await bigOrganization(service, databaseUrl);
 }
 
-/** One autocannon run; every answer's latency kept (sub-millisecond, 429s included). */
+/** One autocannon run at full speed; every answer's latency kept (sub-millisecond, 429s included). */
 async function load(
   target: string,
   key: string,
-  overallRate?: number,
   /** the server process, whose CPU time is read before and after */
   pid?: number,
 ): Promise<Load> {
@@ -178,8 +188,7 @@ async function load(
       {
         url: target,
         connections: CONNECTIONS,
-        duration: overallRate ? Math.max(DURATION, 5) : DURATION,
-        overallRate,
+        duration: DURATION,
         headers: key ? { authorization: `Bearer ${key}` } : {},
       },
       (error, done) => (error ? reject(error) : resolve(done)),
@@ -215,23 +224,22 @@ async function startBaseline(
   return { url: `http://127.0.0.1:${port}`, pid: child.pid as number };
 }
 
-/** Half load for SOAK seconds: RSS after the first minute and at the end (target: +10 %). */
+/** Half load for SOAK seconds, paced by hey: RSS after the first minute and at the end (+10 %). */
 async function soak(svc: Service, path: string, key: string, rate: number) {
-  console.log(`\nsoak: ${SOAK} s of ${path} at ${Math.round(rate)} req/s`);
-  const run = autocannon({
-    url: `${svc.url}${path}`,
-    connections: CONNECTIONS,
-    duration: SOAK,
-    overallRate: Math.round(rate),
-    headers: { authorization: `Bearer ${key}` },
-  });
+  if (!hey()) return;
+  const firstAt = Math.min(60, SOAK / 2);
+  console.log(`\nsoak: ${SOAK} s of ${path} at ${Math.round(rate)} req/s, paced by hey`);
+  const run = pacedLoad(`${svc.url}${path}`, key, rate, SOAK, CONNECTIONS);
   const first = new Promise<number>((resolve) =>
-    setTimeout(() => resolve(svc.rssMiB()), Math.min(60, SOAK / 2) * 1000),
+    setTimeout(() => resolve(svc.rssMiB()), firstAt * 1000),
   );
-  await run;
+  const paced = await run;
   const [after1, end] = [await first, svc.rssMiB()];
   const growth = end / after1 - 1;
   console.log(
-    `  RSS after ${Math.min(60, SOAK / 2)} s ${after1.toFixed(1)} MiB, at the end ${end.toFixed(1)} MiB: ${(growth * 100).toFixed(1)} % (target ≤ +10 %: ${growth <= 0.1 ? "met" : "MISSED"})`,
+    `  ${Math.round(paced.rate)} answered a second, p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms, statuses ${JSON.stringify([...paced.statuses])}`,
+  );
+  console.log(
+    `  RSS after ${firstAt} s ${after1.toFixed(1)} MiB, at the end ${end.toFixed(1)} MiB: ${(growth * 100).toFixed(1)} % (target ≤ +10 %: ${growth <= 0.1 ? "met" : "MISSED"})`,
   );
 }

@@ -140,7 +140,7 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
   }
 
   // p99 at half of the measured maximum throughput (the service's own maximum), paced by hey
-  console.log("\np99 at half of the measured maximum (orgit), paced evenly by hey:");
+  console.log("\np99 at half of the measured maximum (orgit), paced by hey (bench/paced.ts):");
   for (const [i, budget] of [
     [0, 5],
     [1, 20],
@@ -229,7 +229,7 @@ async function soak(svc: Service, path: string, key: string, rate: number) {
   if (!hey()) return;
   const firstAt = Math.min(60, SOAK / 2);
   console.log(`\nsoak: ${SOAK} s of ${path} at ${Math.round(rate)} req/s, paced by hey`);
-  const run = pacedLoad(`${svc.url}${path}`, key, rate, SOAK, CONNECTIONS);
+  const run = pacedLoad(`${svc.url}${path}`, key, rate, SOAK, CONNECTIONS, true);
   const first = new Promise<number>((resolve) =>
     setTimeout(() => resolve(svc.rssMiB()), firstAt * 1000),
   );
@@ -237,7 +237,7 @@ async function soak(svc: Service, path: string, key: string, rate: number) {
   const [after1, end] = [await first, svc.rssMiB()];
   const growth = end / after1 - 1;
   console.log(
-    `  ${Math.round(paced.rate)} answered a second, p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms, statuses ${JSON.stringify([...paced.statuses])}`,
+    `  ${Math.round(paced.rate)} answered a second, p50 ≤ ${paced.p50.toFixed(2)} ms, p99 ≤ ${paced.p99.toFixed(2)} ms (the highest of the hey processes'), statuses ${JSON.stringify([...paced.statuses])}`,
   );
   console.log(
     `  RSS after ${firstAt} s ${after1.toFixed(1)} MiB, at the end ${end.toFixed(1)} MiB: ${(growth * 100).toFixed(1)} % (target ≤ +10 %: ${growth <= 0.1 ? "met" : "MISSED"})`,

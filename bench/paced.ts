@@ -7,10 +7,11 @@
  * stay in step, so 32 workers send 32 requests at the same instant, every 32 / rate seconds:
  * bursts again, each as long as 32 requests' work (a tickets page at 1,400 req/s: p50 7.7 ms
  * with one hey of 32 workers, 1.5 ms with the same 32 connections spread over the period).
- * So the load is several hey processes of a few workers each (8 × 4 for 32 connections),
- * started at even offsets across one tick: bursts of 4, at 8 phases of each period. More
- * processes of fewer workers would spread it further, but 16 or 32 hey processes could not
- * hold 10,000 req/s on this 2-core machine (their own overhead); 8 × 4 held it.
+ * So the load is several hey processes of a few workers each, started at even offsets across
+ * one tick: for 32 connections, 8 processes of 4 workers (bursts of 4, at 8 phases of each
+ * period) up to 8,000 req/s, 4 × 8 up to 16,000, 2 × 16 above. More processes spread the load
+ * further but cost the generator more: on this 2-core machine, beside the service, 16 or 32
+ * hey processes could not hold 10,000 req/s and 8 could not always hold 14,000; 4 could.
  *
  * hey is found on the PATH; when it is missing and the bench runs as root on a Debian-like
  * machine, it is installed with `apt-get install -y hey` (the package is ~3 MB). Otherwise the
@@ -59,13 +60,13 @@ export interface PacedLoad {
   statuses: Map<number, number>;
 }
 
-/** hey processes a load is spread over (each with connections / PROCESSES workers) */
-const PROCESSES = 8;
+/** hey processes for a rate: 8 up to 8,000 req/s, 4 up to 16,000, 2 above (see above) */
+const processesFor = (rate: number) => (rate <= 8_000 ? 8 : rate <= 16_000 ? 4 : 2);
 
 /**
- * `rate` requests a second for `seconds` over `connections` keep-alive connections: PROCESSES
- * hey processes, each pacing its workers with their own tickers, started at even offsets across
- * one tick so that their bursts interleave. Every answer's latency and status, from hey's CSV;
+ * `rate` requests a second for `seconds` over `connections` keep-alive connections: a few hey
+ * processes (`processesFor`), each pacing its workers with their own tickers, started at even
+ * offsets across one tick so that their bursts interleave. Every answer's latency and status, from hey's CSV;
  * with `summary` (a long soak: millions of answers), each process's own summary instead.
  */
 export async function pacedLoad(
@@ -78,7 +79,7 @@ export async function pacedLoad(
 ): Promise<PacedLoad> {
   const bin = hey();
   if (!bin) throw new Error("hey is not available");
-  const processes = Math.max(1, Math.min(PROCESSES, connections, Math.floor(rate)));
+  const processes = Math.max(1, Math.min(processesFor(rate), connections));
   const workers = Math.max(1, Math.round(connections / processes));
   const perWorker = rate / (processes * workers);
   const tickMs = 1000 / perWorker;

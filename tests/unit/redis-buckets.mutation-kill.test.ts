@@ -59,6 +59,50 @@ test("start connects, then loads the script; takes send EVALSHA with the keys, t
   expect(warnings()).toEqual([]);
 });
 
+test("a client without connect(): start loads the script, without a warning", async () => {
+  const sent: string[] = [];
+  const limiter = new RedisRateLimiter(
+    {
+      async send(command) {
+        sent.push(command);
+        return "sha";
+      },
+    },
+    new MemoryRateLimiter(),
+    logger,
+  );
+  await limiter.start();
+  expect(sent).toEqual(["SCRIPT"]);
+  expect(warnings()).toEqual([]);
+});
+
+test("an answer in time leaves no timer behind (the 250 ms wait is cleared)", async () => {
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  const live = new Set<unknown>();
+  globalThis.setTimeout = ((task: () => void, ms: number) => {
+    const timer = realSet(() => {
+      live.delete(timer);
+      task();
+    }, ms);
+    live.add(timer);
+    return timer;
+  }) as typeof setTimeout;
+  globalThis.clearTimeout = ((timer: ReturnType<typeof setTimeout>) => {
+    live.delete(timer);
+    realClear(timer);
+  }) as typeof clearTimeout;
+  try {
+    const limiter = new RedisRateLimiter(recorder(fine), new MemoryRateLimiter(), logger);
+    await limiter.start();
+    await limiter.take([key], ["k11"]);
+    expect(live.size).toBe(0);
+  } finally {
+    globalThis.setTimeout = realSet;
+    globalThis.clearTimeout = realClear;
+  }
+});
+
 test("the default key prefix is orgit:rl:", async () => {
   const redis = recorder(fine);
   const limiter = new RedisRateLimiter(redis, new MemoryRateLimiter(), logger);
@@ -111,7 +155,12 @@ test("an error: the in-process bucket decides, Redis is left alone for 5 s, one 
   for (let i = 0; i < 4; i++) results.push((await limiter.take([key], ["k5"])).allowed);
   expect(results, "the in-process bucket of 3 decides").toEqual([true, true, true, false]);
   expect(redis.sent, "tried once, then left alone").toHaveLength(1);
-  expect(warnings()).toEqual([expect.objectContaining({ error: "Error: ECONNRESET" })]);
+  expect(warnings()).toEqual([
+    expect.objectContaining({
+      msg: "Redis rate limiter unavailable; using in-process buckets",
+      error: "Error: ECONNRESET",
+    }),
+  ]);
   expect(limiter.size).toBe(fallback.size);
   expect(limiter.size).toBe(1);
 

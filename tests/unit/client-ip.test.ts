@@ -43,3 +43,39 @@ test("an IPv6 zone id in a trusted hop or the peer is dropped: the address stays
   expect(resolver.resolve("fe80::2%en0", null)).toBe("fe80::2");
   expect(resolver.resolve("::1%lo", "203.0.113.4")).toBe("203.0.113.4");
 });
+
+test("a peer that is not an address is passed through as it came; no peer stays unknown", () => {
+  const resolver = createClientIpResolver(["loopback"]);
+  expect(resolver.resolve("not-an-ip", "203.0.113.4")).toBe("not-an-ip");
+  expect(resolver.resolve(undefined, "203.0.113.4")).toBeUndefined();
+  // brackets only around the whole value: "1[::1]" and "[::1]1" are not addresses
+  expect(resolver.resolve("1[::1]", null)).toBe("1[::1]");
+  expect(resolver.resolve("[::1]1", null)).toBe("[::1]1");
+  expect(resolver.resolve("[::1]", "203.0.113.4")).toBe("203.0.113.4");
+});
+
+test("isTrusted: trusted ranges only; nothing, garbage or another address is not trusted", () => {
+  const resolver = createClientIpResolver(["10.0.0.0/8", "loopback"]);
+  expect(resolver.isTrusted("10.1.2.3")).toBe(true);
+  expect(resolver.isTrusted("127.0.0.1")).toBe(true);
+  expect(resolver.isTrusted("203.0.113.1")).toBe(false);
+  expect(resolver.isTrusted("2001:db8::1")).toBe(false);
+  expect(resolver.isTrusted(undefined)).toBe(false);
+  expect(resolver.isTrusted("")).toBe(false);
+  expect(resolver.isTrusted("garbage")).toBe(false);
+});
+
+test("a single trusted address is that address alone, IPv4 (/32) and IPv6 (/128)", () => {
+  const resolver = createClientIpResolver(["192.168.1.1", "2001:db8::1"]);
+  expect(resolver.isTrusted("192.168.1.1")).toBe(true);
+  expect(resolver.isTrusted("192.168.1.2")).toBe(false);
+  expect(resolver.isTrusted("2001:db8::1")).toBe(true);
+  expect(resolver.isTrusted("2001:db8::2")).toBe(false);
+  expect(resolver.isTrusted("2001:db8:ffff::1")).toBe(false);
+});
+
+test("a TRUST_PROXY entry that is not an address or range is refused with its text", () => {
+  expect(() => createClientIpResolver(["10.0.0.0/8", "proxy.internal"])).toThrow(
+    "not an IP address: proxy.internal",
+  );
+});

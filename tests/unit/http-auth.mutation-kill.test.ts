@@ -1,0 +1,118 @@
+import { describe, expect, test } from "bun:test";
+import { bearerToken } from "../../src/http/auth.ts";
+import { graphql, send, TEST_ADMIN_TOKEN, useTestApp } from "../helpers/harness.ts";
+import { eventually } from "../helpers/wait.ts";
+
+/**
+ * src/http/auth.ts (issue 20, mutation testing): which Authorization headers carry a token, and
+ * what the REST and /graphql authentication does with it: the principal or the operator in the
+ * access log, the limits applied after it (the quota of an organization seen for the first
+ * time, the per-key headers on /graphql), and the 401s.
+ */
+describe("bearerToken", () => {
+  test("Bearer, any case, spaces or tabs around the token", () => {
+    expect(bearerToken("Bearer abc")).toBe("abc");
+    expect(bearerToken("bearer abc")).toBe("abc");
+    expect(bearerToken("BEARER\tabc")).toBe("abc");
+    expect(bearerToken("Bearer  \t abc \t ")).toBe("abc");
+    expect(bearerToken("Bearer orgit_x+/=-_.~")).toBe("orgit_x+/=-_.~");
+  });
+
+  test("anything else carries no token", () => {
+    for (const header of [
+      null,
+      "",
+      "Bearer",
+      "Bearer ",
+      "Bearerabc",
+      "Basic abc",
+      "Bearer abc def",
+      "xBearer abc",
+      " Bearer abc",
+      "Bearer abc x",
+      "Token abc",
+    ]) {
+      expect(bearerToken(header), JSON.stringify(header)).toBeUndefined();
+    }
+  });
+});
+
+const ORGANIZATION = "query($id: ID!) { organization(id: $id) { id } }";
+
+describe("authentication of REST and /graphql requests", () => {
+  const logs: Record<string, unknown>[] = [];
+  const { app, make } = useTestApp("pglite", { logs });
+  const accessLine = async (response: Response) => {
+    const id = response.headers.get("x-request-id");
+    const mine = (l: Record<string, unknown>) => l.msg === "request" && l.requestId === id;
+    await eventually(() => logs.some(mine), "the access-log line");
+    return logs.find(mine) as Record<string, unknown>;
+  };
+
+  test("a REST request: the key's organization and id in the access log", async () => {
+    const { key, organizationId, apiKey } = await make.member();
+    const response = await send(app, "/api/v1/whoami", { key });
+    expect(response.status).toBe(200);
+    expect(await accessLine(response)).toMatchObject({
+      status: 200,
+      organizationId,
+      apiKeyId: apiKey.id,
+    });
+  });
+
+  test("the first request of an organization whose quota is spent is refused (the quota's first load is awaited)", async () => {
+    const org = await make.organization({ dailyQuota: 0 });
+    const { key } = await make.member({ organizationId: org.id });
+    const response = await send(app, "/api/v1/whoami", { key });
+    expect(response.status).toBe(429);
+    expect(await response.json()).toMatchObject({ error: "API quota exceeded" });
+  });
+
+  test("REST 401s: no key, another scheme, an invented key", async () => {
+    for (const [authorization, error] of [
+      [undefined, "Missing API key"],
+      ["Basic YWRhOnB3", "Missing API key"],
+      ["Bearer orgit_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "Invalid API key"],
+    ] as const) {
+      const response = await send(app, "/api/v1/whoami", {
+        headers: authorization ? { authorization } : {},
+      });
+      expect(response.status, authorization).toBe(401);
+      expect(await response.json()).toEqual({ error });
+    }
+  });
+
+  test("/graphql with a key: the principal, its per-key rate-limit headers, the access log", async () => {
+    const { key, organizationId, apiKey } = await make.member();
+    const { response, json } = await graphql(app, key, "{ whoami { organization { id } } }");
+    expect(json).toEqual({ data: { whoami: { organization: { id: organizationId } } } });
+    expect(response.headers.get("x-ratelimit-limit")).toBe("100000000");
+    expect(response.headers.get("ratelimit-policy")).toContain('"key"');
+    expect(await accessLine(response)).toMatchObject({ organizationId, apiKeyId: apiKey.id });
+  });
+
+  test("/graphql with the operator token: operator access, marked in the access log, no key limits", async () => {
+    const org = await make.organization();
+    const { response, json } = await graphql(app, TEST_ADMIN_TOKEN, ORGANIZATION, { id: org.id });
+    expect(response.status).toBe(200);
+    expect(json).toEqual({ data: { organization: { id: org.id } } });
+    expect(response.headers.get("x-ratelimit-limit")).toBeNull();
+    const line = await accessLine(response);
+    expect(line.operator).toBe(true);
+    expect(line.organizationId).toBeUndefined();
+  });
+
+  test("/graphql: a wrong operator token and an orgit_ token that is not a key are 401 Invalid API key", async () => {
+    for (const token of [
+      `${TEST_ADMIN_TOKEN}x`,
+      "orgit_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      `orgit_${TEST_ADMIN_TOKEN}`,
+    ]) {
+      const { response, json } = await graphql(app, token, ORGANIZATION, {
+        id: crypto.randomUUID(),
+      });
+      expect(response.status, token).toBe(401);
+      expect(json).toEqual({ error: "Invalid API key" });
+    }
+  });
+});

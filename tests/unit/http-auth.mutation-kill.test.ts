@@ -102,6 +102,25 @@ describe("authentication of REST and /graphql requests", () => {
     expect(line.organizationId).toBeUndefined();
   });
 
+  test("/graphql without a token: 401 Missing API key", async () => {
+    const { response, json } = await graphql(app, undefined, ORGANIZATION, {
+      id: crypto.randomUUID(),
+    });
+    expect(response.status).toBe(401);
+    expect(json).toEqual({ error: "Missing API key" });
+  });
+
+  test("/graphql: a key is never the operator, even for its own organization", async () => {
+    const { key, organizationId } = await make.member();
+    const { response, json } = await graphql(app, key, ORGANIZATION, { id: organizationId });
+    expect(response.status).toBe(200);
+    expect(json.data).toBeNull();
+    expect(json.errors?.[0]).toMatchObject({
+      message: "Operator access required",
+      extensions: { status: 403 },
+    });
+  });
+
   test("/graphql: a wrong operator token and an orgit_ token that is not a key are 401 Invalid API key", async () => {
     for (const token of [
       `${TEST_ADMIN_TOKEN}x`,
@@ -114,5 +133,26 @@ describe("authentication of REST and /graphql requests", () => {
       expect(response.status, token).toBe(401);
       expect(json).toEqual({ error: "Invalid API key" });
     }
+  });
+});
+
+describe("/graphql from an address that keeps failing, and without ADMIN_TOKEN", () => {
+  const { app } = useTestApp("pglite", {
+    env: { ADMIN_TOKEN: "", RATE_LIMIT_IP_PER_MIN: "2", RATE_LIMIT_BURST_PER_SEC: "100" },
+  });
+
+  test("a token that is not a key is Invalid API key (no operator without ADMIN_TOKEN); the address's bucket then refuses with its headers", async () => {
+    const attempt = () => graphql(app, TEST_ADMIN_TOKEN, ORGANIZATION, { id: crypto.randomUUID() });
+    for (let i = 0; i < 2; i++) {
+      const { response, json } = await attempt();
+      expect(response.status).toBe(401);
+      expect(json).toEqual({ error: "Invalid API key" });
+    }
+    const { response, json } = await attempt();
+    expect(response.status).toBe(429);
+    expect(json).toMatchObject({ error: "Too many requests" });
+    expect(response.headers.get("x-ratelimit-limit")).toBe("2");
+    expect(response.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });

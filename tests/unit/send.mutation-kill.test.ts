@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, setSystemTime, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { type SendInput, sendWebhook } from "../../src/outbox/send.ts";
 import { newWebhookSecret } from "../../src/outbox/signer.ts";
+import { eventually } from "../helpers/wait.ts";
 
 /**
  * One webhook send (src/outbox/send.ts) against receivers on 127.0.0.1 (issue 20, mutation
@@ -16,6 +17,8 @@ interface Seen {
 }
 const seen: Seen[] = [];
 let held: (() => void) | undefined;
+let chunks = 0;
+let endlessCancelled = false;
 let server: ReturnType<typeof Bun.serve>;
 const LONG = "é".repeat(150) + "x".repeat(700); // 300 bytes of é, then 700 of x
 
@@ -49,6 +52,30 @@ beforeAll(() => {
           new ReadableStream({
             pull(controller) {
               controller.enqueue(new TextEncoder().encode("z".repeat(64)));
+            },
+          }),
+          { status: 503 },
+        );
+      if (path === "/chunked")
+        return new Response(
+          new ReadableStream({
+            async pull(controller) {
+              // 25 bytes at a time, each in its own write: the snippet is read across chunks
+              await Bun.sleep(2);
+              controller.enqueue(new TextEncoder().encode(`${"ab".repeat(12)}|`));
+              if (++chunks >= 20) controller.close();
+            },
+          }),
+          { status: 502 },
+        );
+      if (path === "/endless-watched")
+        return new Response(
+          new ReadableStream({
+            pull(controller) {
+              controller.enqueue(new TextEncoder().encode("z".repeat(64)));
+            },
+            cancel() {
+              endlessCancelled = true;
             },
           }),
           { status: 503 },
@@ -144,6 +171,30 @@ test("an endless error body is cut after its first bytes, well before the timeou
   const result = await sendWebhook(input("/endless", { timeoutMs: 4_000 }));
   expect(result).toEqual({ kind: "failed", status: 503, error: `HTTP 503: ${"z".repeat(200)}` });
   expect(performance.now() - started).toBeLessThan(3_000);
+});
+
+test("an error body arriving in small pieces: its first 200 characters, in order", async () => {
+  chunks = 0;
+  const result = await sendWebhook(input("/chunked"));
+  expect(result).toEqual({
+    kind: "failed",
+    status: 502,
+    error: `HTTP 502: ${`${"ab".repeat(12)}|`.repeat(8)}`,
+  });
+});
+
+test("the rest of an error body is cancelled: the receiver sees the request end", async () => {
+  endlessCancelled = false;
+  await sendWebhook(input("/endless-watched", { timeoutMs: 30_000 }));
+  await eventually(() => endlessCancelled, "the receiver's stream cancelled", 2_000);
+});
+
+test("status 300 is a redirect, not a success", async () => {
+  expect(await sendWebhook(input("/status/300"))).toEqual({
+    kind: "failed",
+    status: 300,
+    error: "HTTP 300: redirect not followed (location: none)",
+  });
 });
 
 test("no answer within the timeout: failed, with the time", async () => {

@@ -81,6 +81,14 @@ describe("SSRF guard", () => {
     const addresses = await systemResolve("localhost");
     expect(addresses.length).toBeGreaterThan(0);
     expect(addresses.some(isPublicAddress)).toBe(false);
+    for (const address of addresses) expect(["127.0.0.1", "::1"]).toContain(address);
+  });
+
+  test("an IPv4-mapped IPv6 address is judged by the IPv4 it carries", () => {
+    expect(isPublicAddress("::ffff:93.184.216.34")).toBe(true);
+    expect(isPublicAddress("::ffff:10.0.0.1")).toBe(false);
+    expect(isPublicAddress("93.184.216.34")).toBe(true);
+    expect(isPublicAddress("not an address")).toBe(false);
   });
 
   test("a public host passes; an unresolvable one is refused before a send, accepted at creation", async () => {

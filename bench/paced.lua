@@ -1,0 +1,26 @@
+-- wrk script for bench/paced.ts: a think time between each answer and the connection's next
+-- request, WRK_DELAY_MS on average (wrk waits whole milliseconds, so each pause is the floor or
+-- the ceiling of the mean, drawn so the mean holds); the key from WRK_KEY; the figures as one
+-- JSON line at the end (latencies in milliseconds, from wrk's own histogram of every answer).
+local mean = tonumber(os.getenv("WRK_DELAY_MS") or "0")
+local key = os.getenv("WRK_KEY")
+if key and key ~= "" then
+  wrk.headers["Authorization"] = "Bearer " .. key
+end
+
+function delay()
+  local floor = math.floor(mean)
+  if math.random() < mean - floor then
+    return floor + 1
+  end
+  return floor
+end
+
+function done(summary, latency, requests)
+  local errors = summary.errors
+  io.write(string.format(
+    '{"requests":%d,"seconds":%.3f,"p50":%.3f,"p99":%.3f,"non2xx":%d,"failed":%d}\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000,
+    latency:percentile(99) / 1000, errors.status,
+    errors.connect + errors.read + errors.write + errors.timeout))
+end

@@ -48,7 +48,8 @@ interface Call {
 
 /** Requests of this process still running per reservation, so duplicates here need no polling. */
 const running = new Map<string, Promise<unknown>>();
-let lastPrune = 0;
+/** When each database was last pruned, by its app's clock (one app per database in production). */
+const lastPrune = new WeakMap<Database, number>();
 
 /**
  * Runs `create` once per `Idempotency-Key`: the same key and body within 24 h replays the first
@@ -175,11 +176,15 @@ async function runReserved(
   }
 }
 
-/** Drops remembered keys past their 24 hours, at most once a minute per process. */
+/**
+ * Drops remembered keys past their 24 hours, at most once a minute per database. The time of
+ * the last prune is kept per database, so apps with clocks of their own (tests) never hold
+ * each other's pruning back.
+ */
 async function pruneExpired(deps: IdempotencyDeps): Promise<void> {
   const now = deps.now().getTime();
-  if (now - lastPrune < 60_000) return;
-  lastPrune = now;
+  if (now - (lastPrune.get(deps.database) ?? 0) < 60_000) return;
+  lastPrune.set(deps.database, now);
   await pruneKeysBefore(deps.database, new Date(now - IDEMPOTENCY_TTL_MS));
 }
 

@@ -22,7 +22,7 @@ import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 let fresh: Awaited<ReturnType<typeof migratedPglite>>;
 let database: Database;
 let apiKeyId: string;
-// far from the other suites' clocks: the prune throttle is per process
+// far from the other suites' clocks (the prune throttle is kept per database)
 let clock = new Date("2040-01-01T00:00:00.000Z");
 const SECRET = "orgit_secret-of-the-test-key";
 const services = () => ({ database, now: () => clock }) as unknown as Services;

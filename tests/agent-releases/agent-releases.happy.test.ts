@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { beforeEach, expect, test } from "bun:test";
 import { agentReleases } from "../../src/db/schema/index.ts";
 import { type DriverName, describeEachDriver, graphql, useTestApp } from "../helpers/harness.ts";
 import { expectStablePages, getJson } from "../helpers/lists.ts";
@@ -23,6 +23,12 @@ function suite(driver: DriverName) {
       .returning();
     return row as typeof agentReleases.$inferSelect;
   };
+
+  // releases are global, not per organization: each test starts from none and adds its own,
+  // so the tests pass alone and in any order
+  beforeEach(async () => {
+    await db.database.db.delete(agentReleases);
+  });
 
   test("every field, newest release first, with no scope needed", async () => {
     const old = await release("1.0.0", "windows", "stable", "2026-01-01T00:00:00Z");
@@ -78,13 +84,22 @@ function suite(driver: DriverName) {
   });
 
   test("the same global list for keys of different organizations; pages are stable", async () => {
+    for (let day = 1; day <= 5; day++)
+      await release(`3.0.${day}`, "linux", "stable", `2026-04-0${day}T00:00:00Z`);
+    // two of the same instant: the id breaks the tie, so pages stay stable
+    await release("3.0.9", "windows", "stable", "2026-04-05T00:00:00Z");
     const a = await make.member({ scopes: ["equipment:read"] });
     const b = await make.member({ scopes: ["users:read"] });
+    expect((await getJson(app, PATH, a.key)).body.pagination.total).toBe(6);
     expect((await getJson(app, PATH, a.key)).body).toEqual((await getJson(app, PATH, b.key)).body);
     await expectStablePages(app, PATH, a.key);
   });
 
   test("GraphQL agentReleases answers the same filtered page", async () => {
+    await release("4.0.0", "windows", "stable", "2026-05-01T00:00:00Z");
+    await release("4.1.0", "windows", "beta", "2026-05-02T00:00:00Z");
+    await release("4.2.0", "windows", "stable", "2026-05-03T00:00:00Z");
+    await release("4.2.0", "linux", "stable", "2026-05-03T00:00:00Z");
     const { key } = await make.member();
     const rest = (await getJson(app, `${PATH}?platform=windows&limit=2`, key)).body;
     const { json } = await graphql(
@@ -95,7 +110,8 @@ function suite(driver: DriverName) {
           pagination { total limit offset } } }`,
     );
     expect(json.data.agentReleases).toEqual(rest);
-    expect(rest.data.length).toBe(2);
+    expect(rest.data.map((r: { version: string }) => r.version)).toEqual(["4.2.0", "4.1.0"]);
+    expect(rest.pagination).toEqual({ total: 3, limit: 2, offset: 0 });
   });
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, beforeEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -230,6 +230,10 @@ describeEachDriver("graceful shutdown", (driver: DriverName) => {
   }
 
   const rows = () => db.database.db.select().from(webhookDeliveries);
+  // each test counts the deliveries it made: none left by the other (they run in any order)
+  beforeEach(async () => {
+    await db.database.db.delete(webhookDeliveries);
+  });
 
   test("stop() lets the send in flight finish and leaves queued ones for the next start", async () => {
     const worker = await instance(5_000);
@@ -251,7 +255,6 @@ describeEachDriver("graceful shutdown", (driver: DriverName) => {
   }, 20_000);
 
   test("the grace period is bounded: a send still running is cut and given back", async () => {
-    await db.database.db.delete(webhookDeliveries);
     const worker = await instance(100);
     const { key, receiver } = await subscribe(worker, 3_000);
     try {

@@ -4,6 +4,7 @@ import {
   NotFoundError,
   type Orgit,
   verifyWebhook,
+  type WebhookEventType,
   WebhookVerificationError,
 } from "../src/index.ts";
 import {
@@ -21,21 +22,16 @@ import {
 /**
  * Webhook subscriptions, their delivery log, and a REAL signed delivery: the service (started
  * with ALLOW_PRIVATE_WEBHOOK_URLS=true) posts to a receiver on 127.0.0.1, and verifyWebhook
- * checks what the receiver got.
+ * checks what the receiver got. Each test has an organization and a receiver path of its own,
+ * so the tests pass alone and in any order.
  */
 let service: TestService;
-let client: Orgit;
 let receiver: ReturnType<typeof startRecorder>;
-let subscription: CreatedWebhook;
-let firstDelivery: RecordedRequest;
-let projectId: string;
-
-const hooks = () => receiver.requests.filter((r) => r.path === "/hook");
+let paths = 0;
 
 beforeAll(async () => {
   receiver = startRecorder(() => new Response("ok"));
   service = await startService({ label: "client webhooks", env: RELAXED_LIMITS });
-  client = (await service.newOrg({ plan: "FREE" })).client();
 }, START_TIMEOUT_MS + 10_000);
 
 afterAll(async () => {
@@ -43,15 +39,35 @@ afterAll(async () => {
   await receiver?.stop();
 });
 
+/** A new organization's client and a subscription to a receiver path of its own. */
+async function subscribed(events: WebhookEventType[] = ["project.created"]) {
+  const client: Orgit = (await service.newOrg({ plan: "FREE" })).client();
+  const path = `/hook/${++paths}`;
+  const subscription: CreatedWebhook = await client.webhooks.create({
+    url: `${receiver.base}${path}`,
+    events,
+  });
+  const hooks = () => receiver.requests.filter((r) => r.path === path);
+  return { client, subscription, path, hooks };
+}
+
+/** The same, with a project created and its project.created delivery received. */
+async function delivered(events?: WebhookEventType[]) {
+  const subscribedTo = await subscribed(events);
+  const project = await subscribedTo.client.projects.create({
+    name: "Hooked project",
+    description: "d",
+  });
+  await waitFor(() => subscribedTo.hooks().length >= 1, "the project.created delivery");
+  return { ...subscribedTo, project, first: subscribedTo.hooks()[0] as RecordedRequest };
+}
+
 describe("subscriptions", () => {
   test("create answers the subscription and its whsec_ secret once", async () => {
-    subscription = await client.webhooks.create({
-      url: `${receiver.base}/hook`,
-      events: ["project.created"],
-    });
+    const { client, subscription, path } = await subscribed();
     expect(client.lastResponse?.status).toBe(201);
     expect(subscription).toMatchObject({
-      url: `${receiver.base}/hook`,
+      url: `${receiver.base}${path}`,
       events: ["project.created"],
       active: true,
     });
@@ -59,6 +75,7 @@ describe("subscriptions", () => {
   });
 
   test("get, list and listAll show it without the secret", async () => {
+    const { client, subscription } = await subscribed();
     const fetched = await client.webhooks.get(subscription.id);
     expect(fetched).toMatchObject({ id: subscription.id, active: true, disabledReason: null });
     expect("secret" in fetched).toBe(false);
@@ -69,25 +86,24 @@ describe("subscriptions", () => {
   });
 
   test("update changes the events and answers the whole subscription", async () => {
+    const { client, subscription } = await subscribed();
     const updated = await client.webhooks.update(subscription.id, {
       events: ["project.created", "project.updated", "project.deleted"],
     });
     expect(updated.events).toEqual(["project.created", "project.updated", "project.deleted"]);
     expect(updated.url).toBe(subscription.url);
+    expect((await client.webhooks.get(subscription.id)).events).toEqual(updated.events);
   });
 });
 
 describe("a real delivery", () => {
   test("the receiver gets a signed project.created that verifyWebhook returns typed", async () => {
-    const project = await client.projects.create({ name: "Hooked project", description: "d" });
-    projectId = project.id;
-    await waitFor(() => hooks().length >= 1, "the project.created delivery");
-    firstDelivery = hooks()[0] as RecordedRequest;
-    expect(firstDelivery.headers["content-type"]).toStartWith("application/json");
+    const { subscription, project, first } = await delivered();
+    expect(first.headers["content-type"]).toStartWith("application/json");
 
     const event = await verifyWebhook({
-      payload: firstDelivery.body,
-      headers: firstDelivery.headers,
+      payload: first.body,
+      headers: first.headers,
       secret: subscription.secret,
     });
     expect(event.type).toBe("project.created");
@@ -101,15 +117,16 @@ describe("a real delivery", () => {
     });
     // a Headers object and the raw bytes work too
     const again = await verifyWebhook({
-      payload: new TextEncoder().encode(firstDelivery.body),
-      headers: new Headers(firstDelivery.headers),
+      payload: new TextEncoder().encode(first.body),
+      headers: new Headers(first.headers),
       secret: subscription.secret,
     });
     expect(again).toEqual(event);
   });
 
   test("a tampered body, another secret or missing headers are refused", async () => {
-    const { body, headers } = firstDelivery;
+    const { subscription, first } = await delivered();
+    const { body, headers } = first;
     const tampered = body.replace("Hooked project", "Hacked project");
     expect(tampered).not.toBe(body);
     const secret = subscription.secret;
@@ -148,7 +165,8 @@ describe("a real delivery", () => {
   });
 
   test("a timestamp outside the tolerance is refused, inside it accepted", async () => {
-    const { body, headers } = firstDelivery;
+    const { subscription, first } = await delivered();
+    const { body, headers } = first;
     const sent = Number(headers["webhook-timestamp"]) * 1000;
     const at = (offsetSeconds: number, toleranceSeconds?: number) =>
       verifyWebhook({
@@ -168,6 +186,11 @@ describe("a real delivery", () => {
   });
 
   test("an update arrives as project.updated, narrowed by its type", async () => {
+    const { client, subscription, project, hooks } = await delivered([
+      "project.created",
+      "project.updated",
+    ]);
+    const projectId = project.id;
     await client.projects.update(projectId, { name: "Renamed project" });
     await waitFor(() => hooks().length >= 2, "the project.updated delivery");
     const request = hooks()[1] as RecordedRequest;
@@ -183,6 +206,13 @@ describe("a real delivery", () => {
 
 describe("deliveries", () => {
   test("the log lists the deliveries; retryDelivery sends one again with the same webhook-id", async () => {
+    const { client, subscription, project, first, hooks } = await delivered([
+      "project.created",
+      "project.updated",
+    ]);
+    const projectId = project.id;
+    const firstDelivery = first;
+    await client.projects.update(projectId, { name: "Renamed project" });
     await waitFor(async () => {
       const log = await client.webhooks.listDeliveries(subscription.id);
       return log.data.length === 2 && log.data.every((d) => d.status === "delivered");
@@ -217,6 +247,7 @@ describe("deliveries", () => {
   });
 
   test("an unknown subscription's deliveries are a NotFoundError", async () => {
+    const { client } = await subscribed();
     const error = await rejection(client.webhooks.listDeliveries(crypto.randomUUID()));
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).error).toBe("Webhook not found");
@@ -225,6 +256,7 @@ describe("deliveries", () => {
 
 describe("delete", () => {
   test("delete answers success, then the subscription is gone", async () => {
+    const { client, subscription } = await subscribed();
     expect(await client.webhooks.delete(subscription.id)).toEqual({
       success: true,
       message: "Webhook deleted",

@@ -300,7 +300,8 @@ describe("inactive subscriptions (clock-driven)", () => {
         const log = await (await send(app, `/api/webhooks/${hook.id}/deliveries`, { key })).json();
         return log.data[0]?.lastStatusCode === 500;
       }, "first failure recorded");
-      offset = 5 * 86_400_000 + 60_000;
+      // relative to where the clock stands: the other test may have moved it already
+      offset += 5 * 86_400_000 + 60_000;
       await eventually(async () => {
         const read = await (await send(app, `/api/webhooks/${hook.id}`, { key })).json();
         return read.active === false;

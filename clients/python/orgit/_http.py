@@ -9,7 +9,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from http.client import HTTPException
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple, Union
 
 from ._version import __version__
 from .errors import OrgitConnectionError, OrgitError, OrgitTimeoutError, error_from_response
@@ -69,8 +69,25 @@ class Transport:
         body: Any = _NO_BODY,
         idempotency_key: Optional[str] = None,
         authenticated: bool = True,
+        if_match: Optional[Union[int, str]] = None,
     ) -> Any:
         """Sends with retries; answers the parsed JSON body of the 2xx, else raises OrgitError."""
+        return self.exchange(method, path, query=query, body=body,
+                             idempotency_key=idempotency_key, authenticated=authenticated,
+                             if_match=if_match)[0]
+
+    def exchange(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Optional[Mapping[str, Any]] = None,
+        body: Any = _NO_BODY,
+        idempotency_key: Optional[str] = None,
+        authenticated: bool = True,
+        if_match: Optional[Union[int, str]] = None,
+    ) -> Tuple[Any, ResponseMeta]:
+        """As ``request``, with the answer's meta (its headers: a list's ``Link``)."""
         url = self.base_url + path
         pairs = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
         if pairs:
@@ -84,6 +101,9 @@ class Transport:
             headers["Authorization"] = f"Bearer {self.api_key}"
         if idempotency_key is not None:
             headers["Idempotency-Key"] = idempotency_key
+        if if_match is not None:
+            # the version you read (an int) or its ETag as answered; another version is a 412
+            headers["If-Match"] = f'"{if_match}"' if isinstance(if_match, int) else if_match
         # 5xx and network failures are retried only when a repeat cannot do anything twice
         idempotent = method in ("GET", "HEAD", "DELETE") or idempotency_key is not None
         attempt = 0
@@ -105,7 +125,7 @@ class Transport:
                 if not is_json:
                     message = f"{status} answer is not JSON"
                     raise OrgitError(message, status=status, body=parsed, meta=meta)
-                return parsed
+                return parsed, meta
             retry_after = parse_retry_after(answer_headers.get("retry-after"))
             error = error_from_response(status, parsed, meta, retry_after)
             wait = self._retry_wait(status, error.retry_after, idempotent, attempt)
@@ -113,6 +133,38 @@ class Transport:
                 raise error
             self.sleep(wait)
             attempt += 1
+
+    def stream_lines(
+        self, method: str, path: str, *, query: Optional[Mapping[str, Any]] = None
+    ) -> Iterator[str]:
+        """One attempt whose answer is read line by line as it arrives (NDJSON); a non-2xx
+        answer raises its OrgitError before the first line."""
+        url = self.base_url + path
+        pairs = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        if pairs:
+            url += "?" + urllib.parse.urlencode(pairs)
+        headers: Headers = {"Accept": "application/x-ndjson", "User-Agent": USER_AGENT}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(url, headers=headers, method=method)
+        try:
+            response = self._opener.open(request, timeout=self.timeout)
+        except urllib.error.HTTPError as answer:
+            with answer:
+                status, answer_headers, raw = answer.code, _lower(answer.headers), answer.read()
+            meta = parse_meta(status, answer_headers)
+            self.last_response = meta
+            parsed, _ = _parse_body(raw)
+            retry_after = parse_retry_after(answer_headers.get("retry-after"))
+            raise error_from_response(status, parsed, meta, retry_after) from None
+        except urllib.error.URLError as failure:
+            raise OrgitConnectionError(f"{method} {url} failed: {failure.reason}") from failure
+        with response:
+            self.last_response = parse_meta(response.status, _lower(response.headers))
+            if self.on_response is not None:
+                self.on_response(self.last_response)
+            for raw_line in response:
+                yield raw_line.decode("utf-8")
 
     def _retry_wait(
         self, status: int, retry_after: Optional[float], idempotent: bool, attempt: int

@@ -5,6 +5,8 @@ from typing import Callable, Optional
 
 from . import models as m
 from ._http import Transport
+from .audit_log import AuditLog
+from .changes import Changes
 from .interface_a import (
     AgentReleases,
     Alerts,
@@ -62,6 +64,10 @@ class Orgit:
         self.tickets = Tickets(self._http)
         self.projects = Projects(self._http)
         self.webhooks = Webhooks(self._http)
+        self.changes = Changes(self._http)
+        """the change feed: ``sync(types, since)`` yields pages with the token to store"""
+
+        self.audit_log = AuditLog(self._http)
 
     @property
     def base_url(self) -> str:

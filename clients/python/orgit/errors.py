@@ -1,6 +1,6 @@
 """Errors raised by the client: one base class, one subclass per kind of failure."""
 
-from typing import Any, Dict, List, Mapping, Optional, Type
+from typing import Any, Dict, List, Mapping, Optional, Type, cast
 
 from .meta import ResponseMeta
 
@@ -72,12 +72,17 @@ class ConflictError(OrgitError):
     """409: Idempotency-Key reused with another body, or a conflicting state."""
 
 
+class GoneError(OrgitError):
+    """410: e.g. ``Sync token expired`` (start the change feed again without ``since``)."""
+
+
 class RateLimitError(OrgitError):
     """429: a rate limit (``retry_after`` seconds) or the daily quota (``is_quota``)."""
 
     def __init__(self, message: str, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
-        body = self.body if isinstance(self.body, dict) else {}
+        said: Any = self.body
+        body: Dict[str, Any] = cast(Dict[str, Any], said) if isinstance(said, dict) else {}
         self.limit: Optional[int] = body.get("limit")
         self.used: Optional[int] = body.get("used")
         self.window: Optional[str] = body.get("window")
@@ -106,6 +111,7 @@ _BY_STATUS: Mapping[int, Type[OrgitError]] = {
     403: PermissionDeniedError,
     404: NotFoundError,
     409: ConflictError,
+    410: GoneError,
     429: RateLimitError,
 }
 
@@ -113,9 +119,10 @@ _BY_STATUS: Mapping[int, Type[OrgitError]] = {
 def _describe(error: str, details: Optional[List[Dict[str, Any]]]) -> str:
     if not details:
         return error
-    problems = []
+    problems: List[str] = []
     for detail in details:
-        path = ".".join(str(part) for part in detail.get("path") or [])
+        parts: List[Any] = detail.get("path") or []
+        path = ".".join(str(part) for part in parts)
         text = str(detail.get("message", ""))
         problems.append(f"{path}: {text}" if path else text)
     return f"{error}: {'; '.join(problems)}"
@@ -125,13 +132,15 @@ def error_from_response(
     status: int, body: Any, meta: ResponseMeta, retry_after: Optional[float]
 ) -> OrgitError:
     """The error for a non-2xx answer: the subclass of its status, or plain OrgitError."""
-    fields = body if isinstance(body, dict) else {}
-    error = fields.get("error")
-    error = error if isinstance(error, str) else None
+    fields: Dict[str, Any] = cast(Dict[str, Any], body) if isinstance(body, dict) else {}
+    said: Any = fields.get("error")
+    error = said if isinstance(said, str) else None
     error_text = error or f"HTTP {status}"
-    details = fields.get("details") if isinstance(fields.get("details"), list) else None
-    if retry_after is None and isinstance(fields.get("retryAfter"), (int, float)):
-        retry_after = float(fields["retryAfter"])
+    listed: Any = fields.get("details")
+    details = cast(List[Dict[str, Any]], listed) if isinstance(listed, list) else None
+    waited: Any = fields.get("retryAfter")
+    if retry_after is None and isinstance(waited, (int, float)):
+        retry_after = float(waited)
     message = f"{status} {_describe(error_text, details)}"
     if meta.request_id:
         message += f" (request id {meta.request_id})"

@@ -5,6 +5,9 @@ from typing import Iterator, Optional, Sequence, Union
 from . import models as m
 from ._resource import Resource, given, quote_id
 
+Version = Union[int, str]
+"""what ``if_match`` takes: the ``version`` you read, or the ETag as answered"""
+
 
 class Equipment(Resource):
     _path = "/api/v1/equipments"
@@ -17,6 +20,11 @@ class Equipment(Resource):
                  limit: Optional[int] = None) -> Iterator[m.Equipment]:
         return self._offset_pages(self._path, limit, status=status)
 
+    def paginate(self, *, status: Optional[m.EquipmentStatus] = None,
+                 limit: int = 200) -> Iterator[m.Equipment]:
+        """Every item by cursor pages (``Link: rel="next"``): deep pages cost what the first costs."""
+        return self._cursor_pages(self._path, limit, status=status)
+
     def bulk_create(
         self,
         items: Sequence[m.BulkCreateItem],
@@ -27,6 +35,23 @@ class Equipment(Resource):
         """Up to 100 records; each item's failure is in ``errors``, the rest are created."""
         body = given(items=list(items), tokenKind=token_kind)
         return self._create(f"{self._path}/bulk-create", body, idempotency_key)
+
+    def get(self, equipment_id: str) -> m.EquipmentRecord:
+        """One record, with ``updatedAt``, ``retiredAt`` and ``version``."""
+        return self._get(f"{self._path}/{quote_id(equipment_id)}")
+
+    def update(self, equipment_id: str, changes: m.UpdateEquipmentRequest, *,
+               if_match: Optional[Version] = None) -> m.EquipmentRecord:
+        """At least one field; ``None`` clears an optional one. 409 once retired."""
+        return self._http.request("PATCH", f"{self._path}/{quote_id(equipment_id)}",
+                                  body=dict(changes), if_match=if_match)
+
+    def retire(self, equipment_id: str, *, if_match: Optional[Version] = None,
+               idempotency_key: Optional[str] = None) -> m.EquipmentRecord:
+        """Status ``retired``, for good."""
+        path = f"{self._path}/{quote_id(equipment_id)}/retire"
+        return self._http.request("POST", path, idempotency_key=idempotency_key,
+                                  if_match=if_match)
 
 
 class Install(Resource):
@@ -46,6 +71,10 @@ class EquipmentUnits(Resource):
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.EquipmentUnit]:
         return self._offset_pages(self._path, limit)
 
+    def paginate(self, *, limit: int = 200) -> Iterator[m.EquipmentUnit]:
+        """Every item by cursor pages (``Link: rel="next"``): deep pages cost what the first costs."""
+        return self._cursor_pages(self._path, limit)
+
 
 class Groups(Resource):
     _path = "/api/v1/groups"
@@ -56,6 +85,10 @@ class Groups(Resource):
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.Group]:
         return self._offset_pages(self._path, limit)
 
+    def paginate(self, *, limit: int = 200) -> Iterator[m.Group]:
+        """Every item by cursor pages (``Link: rel="next"``): deep pages cost what the first costs."""
+        return self._cursor_pages(self._path, limit)
+
 
 class Users(Resource):
     _path = "/api/v1/users"
@@ -65,6 +98,10 @@ class Users(Resource):
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.User]:
         return self._offset_pages(self._path, limit)
+
+    def paginate(self, *, limit: int = 200) -> Iterator[m.User]:
+        """Every item by cursor pages (``Link: rel="next"``): deep pages cost what the first costs."""
+        return self._cursor_pages(self._path, limit)
 
 
 class AgentReleases(Resource):
@@ -83,6 +120,11 @@ class AgentReleases(Resource):
     def list_all(self, *, platform: Optional[str] = None, channel: Optional[str] = None,
                  limit: Optional[int] = None) -> Iterator[m.AgentRelease]:
         return self._offset_pages(self._path, limit, platform=platform, channel=channel)
+
+    def paginate(self, *, platform: Optional[str] = None, channel: Optional[str] = None,
+                 limit: int = 200) -> Iterator[m.AgentRelease]:
+        """Every item by cursor pages (``Link: rel="next"``): deep pages cost what the first costs."""
+        return self._cursor_pages(self._path, limit, platform=platform, channel=channel)
 
 
 class Alerts(Resource):
@@ -107,6 +149,16 @@ class Alerts(Resource):
     ) -> Iterator[m.Alert]:
         return self._offset_pages(self._path, limit, status=status, severity=severity)
 
+    def paginate(
+        self,
+        *,
+        status: Optional[m.AlertStatus] = None,
+        severity: Optional[m.AlertSeverity] = None,
+        limit: int = 200,
+    ) -> Iterator[m.Alert]:
+        """Every item by cursor pages (``Link: rel="next"``): deep pages cost what the first costs."""
+        return self._cursor_pages(self._path, limit, status=status, severity=severity)
+
     def ingest(
         self, alerts: Union[m.IngestAlert, m.IngestBatch, Sequence[m.IngestAlert]]
     ) -> m.IngestResult:
@@ -114,6 +166,29 @@ class Alerts(Resource):
         API key (the caller's address must be an ingest source); not retried on 5xx."""
         body = {"alerts": list(alerts)} if isinstance(alerts, (list, tuple)) else alerts
         return self._http.request("POST", f"{self._path}/ingest", body=body, authenticated=False)
+
+    def get(self, alert_id: str) -> m.AlertRecord:
+        """One alert, with who acknowledged or resolved it, when and why, and ``version``."""
+        return self._get(f"{self._path}/{quote_id(alert_id)}")
+
+    def acknowledge(self, alert_id: str, *, note: Optional[str] = None,
+                    if_match: Optional[Version] = None) -> m.AlertRecord:
+        """open → acknowledged."""
+        return self._move(alert_id, "acknowledge", note, if_match)
+
+    def resolve(self, alert_id: str, *, note: Optional[str] = None,
+                if_match: Optional[Version] = None) -> m.AlertRecord:
+        """open or acknowledged → resolved."""
+        return self._move(alert_id, "resolve", note, if_match)
+
+    def reopen(self, alert_id: str, *, if_match: Optional[Version] = None) -> m.AlertRecord:
+        """acknowledged or resolved → open (who and why are cleared)."""
+        return self._move(alert_id, "reopen", None, if_match)
+
+    def _move(self, alert_id: str, move: str, note: Optional[str],
+              if_match: Optional[Version]) -> m.AlertRecord:
+        path = f"{self._path}/{quote_id(alert_id)}/{move}"
+        return self._create(path, given(note=note), None, if_match)
 
 
 class Tickets(Resource):
@@ -138,6 +213,16 @@ class Tickets(Resource):
     ) -> Iterator[m.Ticket]:
         return self._offset_pages(self._path, limit, status=status, priority=priority)
 
+    def paginate(
+        self,
+        *,
+        status: Optional[m.TicketStatus] = None,
+        priority: Optional[m.TicketPriority] = None,
+        limit: int = 200,
+    ) -> Iterator[m.Ticket]:
+        """Every item by cursor pages (``Link: rel="next"``): deep pages cost what the first costs."""
+        return self._cursor_pages(self._path, limit, status=status, priority=priority)
+
     def create(
         self,
         *,
@@ -151,3 +236,25 @@ class Tickets(Resource):
         body = given(title=title, description=description, priority=priority,
                       equipmentId=equipment_id)
         return self._create(self._path, body, idempotency_key)
+
+    def get(self, ticket_id: str) -> m.TicketRecord:
+        """One ticket, with ``description``, ``assignee_id``, ``updated_at`` and ``version``."""
+        return self._get(f"{self._path}/{quote_id(ticket_id)}")
+
+    def update(self, ticket_id: str, changes: m.UpdateTicketRequest, *,
+               if_match: Optional[Version] = None) -> m.TicketRecord:
+        """title, description, priority, status or assigneeId (``None`` unassigns)."""
+        return self._http.request("PATCH", f"{self._path}/{quote_id(ticket_id)}",
+                                  body=dict(changes), if_match=if_match)
+
+    def list_comments(self, ticket_id: str, *, limit: Optional[int] = None,
+                      offset: Optional[int] = None) -> m.TicketCommentList:
+        """Newest first."""
+        return self._get(f"{self._path}/{quote_id(ticket_id)}/comments", limit=limit,
+                         offset=offset)
+
+    def add_comment(self, ticket_id: str, body: str, *,
+                    idempotency_key: Optional[str] = None) -> m.TicketComment:
+        """1 to 10,000 characters."""
+        path = f"{self._path}/{quote_id(ticket_id)}/comments"
+        return self._create(path, {"body": body}, idempotency_key)

@@ -15,6 +15,10 @@ class Projects(Resource):
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.ProjectSummary]:
         return self._numbered_pages(self._path, limit)
 
+    def paginate(self, *, limit: int = 100) -> Iterator[m.ProjectSummary]:
+        """Every project by cursor pages (``Link: rel="next"``)."""
+        return self._cursor_pages(self._path, limit)
+
     def create(self, *, name: str, description: Optional[str] = None,
                idempotency_key: Optional[str] = None) -> m.CreatedProject:
         return self._create(self._path, given(name=name, description=description), idempotency_key)
@@ -39,6 +43,10 @@ class Webhooks(Resource):
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.Webhook]:
         return self._numbered_pages(self._path, limit)
+
+    def paginate(self, *, limit: int = 100) -> Iterator[m.Webhook]:
+        """Every webhook by cursor pages (``Link: rel="next"``)."""
+        return self._cursor_pages(self._path, limit)
 
     def create(self, *, url: str, events: Sequence[m.WebhookEventType],
                idempotency_key: Optional[str] = None) -> m.CreatedWebhook:
@@ -69,6 +77,14 @@ class Webhooks(Resource):
     def list_all_deliveries(self, webhook_id: str, *,
                             limit: Optional[int] = None) -> Iterator[m.WebhookDelivery]:
         return self._numbered_pages(f"{self._path}/{quote_id(webhook_id)}/deliveries", limit)
+
+    def rotate_secret(self, webhook_id: str, *,
+                      grace_period_hours: Optional[int] = None) -> m.RotatedWebhookSecret:
+        """A new ``whsec_`` secret, shown only here; during the grace (24 h by default, 0 to
+        168) deliveries carry a signature with both the new and the previous secret."""
+        body = given(gracePeriodHours=grace_period_hours)
+        return self._http.request("POST", f"{self._path}/{quote_id(webhook_id)}/rotate-secret",
+                                  body=body)
 
     def retry_delivery(self, webhook_id: str, delivery_id: str) -> m.WebhookDelivery:
         """Queues one more attempt now (202). Not retried on 5xx: it takes no idempotency key."""

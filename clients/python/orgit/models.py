@@ -2,7 +2,9 @@
 ``GET /swagger/json``): tickets are snake_case, everything else camelCase. Optional keys sit
 in a ``total=False`` class; nullable values are ``Optional``."""
 
-from typing import List, Literal, Optional, TypedDict
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict
 
 TicketStatus = Literal["open", "in_progress", "resolved", "closed"]
 TicketPriority = Literal["low", "medium", "high", "critical"]
@@ -15,7 +17,12 @@ EquipmentStatus = Literal["pending", "online", "offline", "retired"]
 TokenKind = Literal["bulk", "invitation"]
 AlertSeverity = Literal["info", "warning", "critical"]
 AlertStatus = Literal["open", "acknowledged", "resolved"]
-WebhookEventType = Literal["project.created", "project.updated", "project.deleted"]
+WebhookEventType = Literal[
+    "alert.created", "alert.acknowledged", "alert.resolved", "alert.reopened", "ticket.created",
+    "ticket.updated", "ticket.commented", "equipment.created", "equipment.updated",
+    "equipment.retired", "project.created", "project.updated", "project.deleted",
+    "webhook.disabled", "api_key.rotated", "api_key.expiring", "api_key.expired",
+]
 DeliveryStatus = Literal["pending", "sending", "delivered", "failed"]
 
 
@@ -274,6 +281,106 @@ class CreateTicketRequest(_CreateTicketBase, total=False):
 
 
 # --- interface B ---
+# --- one ticket, alert or equipment record and their changes (the OpenAPI tag `extensions`) ---
+
+
+class TicketRecord(TypedDict):
+    """``GET /api/v1/tickets/{id}``: snake_case like every ticket, with its history fields."""
+
+    id: str
+    title: str
+    description: str
+    status: TicketStatus
+    priority: TicketPriority
+    equipment_id: Optional[str]
+    assignee_id: Optional[str]
+    created_by: str
+    created_at: str
+    updated_at: str
+    version: int
+
+
+class UpdateTicketRequest(TypedDict, total=False):
+    title: str
+    description: str
+    priority: TicketPriority
+    status: TicketStatus
+    assigneeId: Optional[str]
+
+
+class TicketComment(TypedDict):
+    id: str
+    ticketId: str
+    authorId: str
+    body: str
+    createdAt: str
+
+
+class TicketCommentList(TypedDict):
+    data: List[TicketComment]
+    pagination: OffsetPagination
+
+
+class AddTicketCommentRequest(TypedDict):
+    body: str
+
+
+class AlertRecord(TypedDict):
+    """``GET /api/v1/alerts/{id}``: the alert with who moved it, when and why."""
+
+    id: str
+    source: str
+    externalId: Optional[str]
+    severity: AlertSeverity
+    status: AlertStatus
+    title: str
+    message: Optional[str]
+    equipmentId: Optional[str]
+    occurredAt: Optional[str]
+    receivedAt: str
+    acknowledgedAt: Optional[str]
+    acknowledgedBy: Optional[str]
+    acknowledgementNote: Optional[str]
+    resolvedAt: Optional[str]
+    resolvedBy: Optional[str]
+    resolutionNote: Optional[str]
+    updatedAt: str
+    version: int
+
+
+class AlertMoveRequest(TypedDict, total=False):
+    note: str
+
+
+class EquipmentRecord(TypedDict):
+    """``GET /api/v1/equipments/{id}``: the list's fields plus ``updatedAt``, ``retiredAt``, ``version``."""
+
+    id: str
+    name: str
+    type: EquipmentType
+    platform: Optional[Platform]
+    location: Optional[str]
+    unitId: Optional[str]
+    managedBy: Optional[str]
+    assignedUserId: Optional[str]
+    status: EquipmentStatus
+    createdAt: str
+    updatedAt: str
+    retiredAt: Optional[str]
+    version: int
+
+
+class UpdateEquipmentRequest(TypedDict, total=False):
+    name: str
+    type: EquipmentType
+    platform: Optional[Platform]
+    location: Optional[str]
+    unitId: Optional[str]
+    managedBy: Optional[str]
+    assignedUserId: Optional[str]
+    status: Literal["pending", "online", "offline"]
+
+
 class ProjectSummary(TypedDict):
     id: str
     name: str
@@ -353,6 +460,17 @@ class UpdateWebhookRequest(TypedDict, total=False):
     active: bool
 
 
+class RotatedWebhookSecret(TypedDict):
+    id: str
+    secret: str  # the new whsec_…: shown only in this answer
+    previousSecretExpiresAt: Optional[str]
+    """Until then deliveries are signed with the previous secret too; None: no grace."""
+
+
+class RotateWebhookSecretRequest(TypedDict, total=False):
+    gracePeriodHours: int
+
+
 class WebhookDelivery(TypedDict):
     id: str
     messageId: str
@@ -377,8 +495,42 @@ class WebhookDeliveryList(TypedDict):
     pagination: PagePagination
 
 
-class WebhookEventData(TypedDict):
+class ApiKeyEventKey(TypedDict):
+    """A key as api_key.* events describe it: never its secret."""
+
+    id: str
+    name: str
+    prefix: str
+    userId: str
+    scopes: List[str]
+    expiresAt: Optional[str]
+
+
+class PreviousKey(TypedDict):
+    id: str
+    prefix: str
+    graceEndsAt: Optional[str]
+
+
+class WebhookEventData(TypedDict, total=False):
+    """``project`` for project.*, ``ticket`` (and ``changes`` or ``comment``) for ticket.*,
+    ``alert`` for alert.*, ``equipment`` (and ``changes``) for equipment.*; webhook.disabled
+    carries ``webhookId``, ``url``, ``reason`` and ``failingSince``; api_key.* carry ``apiKey``
+    (with ``previousKey`` for api_key.rotated and ``daysLeft`` for api_key.expiring)."""
+
     project: Project
+    ticket: TicketRecord
+    comment: TicketComment
+    alert: AlertRecord
+    equipment: EquipmentRecord
+    changes: Dict[str, Dict[str, Any]]
+    webhookId: str
+    url: str
+    reason: str
+    failingSince: Optional[str]
+    apiKey: ApiKeyEventKey
+    previousKey: PreviousKey
+    daysLeft: int
 
 
 class WebhookEvent(TypedDict):
@@ -387,3 +539,45 @@ class WebhookEvent(TypedDict):
     type: WebhookEventType
     timestamp: str
     data: WebhookEventData
+
+
+# --- the change feed (incremental sync) --------------------------------------------------------
+ChangeType = Literal["tickets", "alerts", "equipment"]
+ChangeOp = Literal["upsert", "delete"]
+
+
+class Change(TypedDict):
+    type: ChangeType
+    id: str
+    op: ChangeOp
+    at: str
+    record: Optional[Union[Ticket, Alert, Equipment]]
+    """the record as its list answers it today (tickets snake_case); None for a delete"""
+
+
+class ChangeList(TypedDict):
+    data: List[Change]
+    next: str
+    """the token to store and send as ``since`` next time"""
+    hasMore: bool
+
+# --- usage and audit trail (extensions) ---
+class AuditEntry(TypedDict):
+    id: str
+    at: str
+    kind: str
+    keyId: Optional[str]
+    userId: Optional[str]
+    method: Optional[str]
+    route: Optional[str]
+    status: Optional[int]
+    durationMs: Optional[float]
+    ip: Optional[str]
+    userAgent: Optional[str]
+    requestId: Optional[str]
+    detail: Optional[Dict[str, Any]]
+
+
+class AuditLogPage(TypedDict):
+    data: List[AuditEntry]
+    nextCursor: Optional[str]

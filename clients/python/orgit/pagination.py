@@ -1,6 +1,8 @@
 """Lazy iteration over every item of a list, page after page."""
 
-from typing import Any, Callable, Iterator, Mapping, Optional, Set
+import re
+import urllib.parse
+from typing import Any, Callable, Iterator, Mapping, Optional, Set, Tuple, cast
 
 OFFSET_MAX_LIMIT = 200
 """interface A (``/api/v1``): ``limit`` 1..200, pages by ``offset``"""
@@ -10,7 +12,8 @@ PAGE_MAX_LIMIT = 100
 
 def _identity(item: Any) -> Optional[str]:
     if isinstance(item, Mapping):
-        value = item.get("id", item.get("userId"))
+        fields = cast(Mapping[str, Any], item)
+        value: Any = fields.get("id", fields.get("userId"))
         return value if isinstance(value, str) else None
     return None
 
@@ -55,3 +58,32 @@ def iterate_pages(fetch: Callable[[int, int], Any], limit: Optional[int] = None)
         if len(data) < size or number * size >= page["pagination"]["total"]:
             return
         number += 1
+
+
+_LINK = re.compile(r'^<([^>]+)>;\s*rel="next"$')
+
+
+def next_link(headers: Mapping[str, str]) -> Optional[str]:
+    """The path and query of a ``Link`` header's ``rel="next"``, or None on the last page.
+
+    The service writes its links on its PUBLIC_BASE_URL; the client sends them to its own base.
+    """
+    for part in re.split(r",\s*(?=<)", headers.get("link", "")):
+        match = _LINK.match(part.strip())
+        if match:
+            url = urllib.parse.urlsplit(match.group(1))
+            return url.path + ("?" + url.query if url.query else "")
+    return None
+
+
+def follow_cursors(fetch: Callable[[str], Tuple[Any, Any]], path: str) -> Iterator[Any]:
+    """Every item of a list by its cursors: ``fetch(path)`` answers ``(body, meta)``.
+
+    The first page from ``path``, then each ``rel="next"`` until there is none: a deep page
+    costs what the first one costs, and rows inserted meanwhile never shift a page.
+    """
+    next_path: Optional[str] = path
+    while next_path is not None:
+        page, meta = fetch(next_path)
+        yield from page["data"]
+        next_path = next_link(meta.headers)

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import json
 import time
-from typing import Mapping, Optional, Union, cast
+from typing import Any, Dict, Mapping, Optional, Union, cast
 
 from .errors import WebhookVerificationError
 from .models import WebhookEvent
@@ -74,9 +74,9 @@ def verify_webhook(
         raise WebhookVerificationError("No matching webhook signature")
 
     try:
-        event = json.loads(body)
+        event: Any = json.loads(body)
     except ValueError:
         raise WebhookVerificationError("The webhook payload is not JSON") from None
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+    if not isinstance(event, dict) or not isinstance(cast(Dict[str, Any], event).get("type"), str):
         raise WebhookVerificationError("The webhook payload is not an event")
     return cast(WebhookEvent, event)

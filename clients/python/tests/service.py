@@ -26,7 +26,7 @@ REPO_ROOT = Path(__file__).resolve().parents[3]  # clients/python/tests/service.
 ALL_SCOPES = [
     "equipment:read", "equipment:write", "tickets:read", "tickets:write", "users:read",
     "alerts:read", "alerts:write", "projects:read", "projects:write", "webhooks:read",
-    "webhooks:write",
+    "webhooks:write", "audit:read",
 ]
 # Roomy interface A limits, so a suite's many calls from 127.0.0.1 are never refused (the
 # defaults allow 60 requests a minute per IP); the 429 tests start a service with low ones.

@@ -157,3 +157,18 @@ class Webhooks(unittest.TestCase):
         self.assertEqual(verify_webhook(resent[0][3], resent[0][2], hook["secret"]), event)
         every = orgit.webhooks.list_all_deliveries(hook["id"])
         self.assertIn(delivery["id"], [d["id"] for d in every])
+
+        # a rotation: during the grace a delivery verifies with the new and the previous secret
+        rotated = orgit.webhooks.rotate_secret(hook["id"], grace_period_hours=1)
+        self.assertEqual(rotated["id"], hook["id"])
+        self.assertNotEqual(rotated["secret"], hook["secret"])
+        self.assertIsNotNone(rotated["previousSecretExpiresAt"])
+        later = orgit.projects.create(name=unique("Rotated"), description="after the rotation")
+        sends = poll(lambda: [r for r in self.receiver.recorded()
+                              if r[1] == path and later["id"].encode() in r[3]],
+                     15, "the delivery after the rotation")
+        _, _, rotated_headers, rotated_body = sends[0]
+        self.assertEqual(len(rotated_headers["webhook-signature"].split()), 2)
+        for secret in (rotated["secret"], hook["secret"]):
+            verified = verify_webhook(rotated_body, rotated_headers, secret)
+            self.assertEqual(verified["data"]["project"]["id"], later["id"])

@@ -1,6 +1,8 @@
 import { type ClientOptions, Http } from "./http.js";
 import type { ResponseMeta } from "./meta.js";
 import type { Health, Whoami } from "./models.js";
+import { AuditLogResource } from "./resources/audit-log.js";
+import { ChangesResource } from "./resources/changes.js";
 import {
   AgentReleasesResource,
   AlertsResource,
@@ -26,7 +28,7 @@ import { ProjectsResource, WebhooksResource } from "./resources/interface-b.js";
  * the keyless routes (`alerts.ingest`, `install.get`) work, the others answer 401.
  */
 export class Orgit {
-  /** interface A: `/api/v1/equipments`, bulk-create */
+  /** interface A: `/api/v1/equipments`, bulk-create, one record's get, update and retire */
   readonly equipment: EquipmentResource;
   /** `/install/{token}` (keyless) */
   readonly install: InstallResource;
@@ -38,14 +40,19 @@ export class Orgit {
   readonly groups: GroupsResource;
   /** interface A: `/api/v1/agent-releases` */
   readonly agentReleases: AgentReleasesResource;
-  /** interface A: `/api/v1/alerts`, ingest (keyless) */
+  /** interface A: `/api/v1/alerts`, ingest (keyless), one alert's get and moves */
   readonly alerts: AlertsResource;
-  /** interface A: `/api/v1/tickets` */
+  /** interface A: `/api/v1/tickets`, one ticket's get and update, its comments */
   readonly tickets: TicketsResource;
   /** interface B: `/api/projects` */
   readonly projects: ProjectsResource;
   /** interface B: `/api/webhooks` and their deliveries */
   readonly webhooks: WebhooksResource;
+  /** `/api/v1/changes`: incremental sync (`sync(types, since)`) */
+  readonly changes: ChangesResource;
+
+  /** extensions: `/api/v1/audit-log`, its NDJSON export */
+  readonly auditLog: AuditLogResource;
   private readonly http: Http;
 
   constructor(options: ClientOptions = {}) {
@@ -61,6 +68,9 @@ export class Orgit {
     this.tickets = new TicketsResource(http);
     this.projects = new ProjectsResource(http);
     this.webhooks = new WebhooksResource(http);
+    this.changes = new ChangesResource(http);
+
+    this.auditLog = new AuditLogResource(http);
   }
 
   /** The service origin requests go to (no trailing slash). */

@@ -50,6 +50,8 @@ export class PermissionDeniedError extends OrgitError {}
 export class NotFoundError extends OrgitError {}
 /** 409: Idempotency-Key reused with another body, webhook limit reached, delivery in flight. */
 export class ConflictError extends OrgitError {}
+/** 410: e.g. `Sync token expired` (start the change feed again without `since`). */
+export class GoneError extends OrgitError {}
 /** 5xx. */
 export class ServerError extends OrgitError {}
 
@@ -87,6 +89,7 @@ const CLASSES: Record<number, typeof OrgitError> = {
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  410: GoneError,
   429: RateLimitError,
 };
 

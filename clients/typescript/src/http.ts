@@ -41,7 +41,13 @@ export interface RequestSpec {
   /** send an Idempotency-Key: `idempotencyKey`, or a random UUID when none is given */
   idempotent?: boolean;
   idempotencyKey?: string;
+  /** `If-Match`: the version (or ETag) a change expects; another version answers 412 */
+  ifMatch?: number | string;
 }
+
+/** `"3"` from 3; an ETag as given. */
+export const etagOf = (version: number | string) =>
+  typeof version === "number" ? `"${version}"` : version;
 
 /** Reads an environment variable under Node, Bun or Deno; undefined in a browser. */
 function readEnv(name: string): string | undefined {
@@ -97,6 +103,11 @@ export class Http {
 
   /** Sends with retries; answers the parsed JSON body or throws an OrgitError. */
   async request<T>(spec: RequestSpec): Promise<T> {
+    return (await this.exchange<T>(spec)).body;
+  }
+
+  /** As `request`, with the answer's meta (its headers: a list's `Link`). */
+  async exchange<T>(spec: RequestSpec): Promise<{ body: T; meta: ResponseMeta }> {
     if (spec.idempotent && spec.idempotencyKey === undefined) {
       // one key for every attempt, so a retried POST is applied at most once
       spec = { ...spec, idempotencyKey: (await webCrypto()).randomUUID() };
@@ -118,7 +129,7 @@ export class Http {
         }
         throw error;
       }
-      if (meta.status >= 200 && meta.status < 300) return body as T;
+      if (meta.status >= 200 && meta.status < 300) return { body: body as T, meta };
       const error: OrgitError = errorFromResponse(meta, body);
       if (canRetry && error instanceof RateLimitError) {
         // a refused request had no effect: any method may repeat it, after Retry-After
@@ -137,15 +148,48 @@ export class Http {
     }
   }
 
-  /** One attempt: the timeout covers the whole answer, body included. */
-  private async send(spec: RequestSpec, url: string, attempt: number) {
-    const headers: Record<string, string> = {
-      accept: "application/json",
-      "user-agent": USER_AGENT,
-    };
+  /**
+   * One attempt whose body is handed over unread (a stream, e.g. NDJSON): an answer other than
+   * 2xx is read and thrown as an OrgitError. The timeout covers the wait for the headers.
+   */
+  async open(spec: RequestSpec): Promise<ReadableStream<Uint8Array>> {
+    const url = this.baseUrl + spec.path;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method: spec.method,
+        headers: this.headers(spec, "application/x-ndjson"),
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new OrgitConnectionError({ message: `${spec.method} ${url} failed: ${reason}`, cause });
+    } finally {
+      clearTimeout(timer);
+    }
+    const meta = parseMeta(response, { method: spec.method, url, attempt: 0 });
+    this.lastResponse = meta;
+    this.onResponse?.(meta);
+    if (response.status >= 300 || !response.body) {
+      throw errorFromResponse(meta, parseBody(await response.text()));
+    }
+    return response.body;
+  }
+
+  private headers(spec: RequestSpec, accept = "application/json"): Record<string, string> {
+    const headers: Record<string, string> = { accept, "user-agent": USER_AGENT };
     if (spec.auth !== false && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (spec.idempotencyKey !== undefined) headers["idempotency-key"] = spec.idempotencyKey;
+    if (spec.ifMatch !== undefined) headers["if-match"] = etagOf(spec.ifMatch);
     if (spec.body !== undefined) headers["content-type"] = "application/json";
+    return headers;
+  }
+
+  /** One attempt: the timeout covers the whole answer, body included. */
+  private async send(spec: RequestSpec, url: string, attempt: number) {
+    const headers = this.headers(spec);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

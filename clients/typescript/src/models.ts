@@ -93,6 +93,20 @@ export type TicketCreateInput = NonNullable<
   P["/api/v1/tickets"]["post"]["requestBody"]
 >["content"]["application/json"];
 
+// --- one ticket, alert or equipment record and their changes (tag `extensions`) ------------
+type Body<R> = R extends { content: { "application/json": infer B } } | undefined ? B : never;
+export type TicketRecord = Json<P["/api/v1/tickets/{id}"]["get"]["responses"][200]>;
+export type TicketUpdateInput = Body<P["/api/v1/tickets/{id}"]["patch"]["requestBody"]>;
+export type TicketCommentList = Json<P["/api/v1/tickets/{id}/comments"]["get"]["responses"][200]>;
+export type TicketComment = Item<TicketCommentList>;
+export type TicketCommentListQuery = Query<
+  P["/api/v1/tickets/{id}/comments"]["get"]["parameters"]["query"],
+  "limit" | "offset"
+>;
+export type AlertRecord = Json<P["/api/v1/alerts/{id}"]["get"]["responses"][200]>;
+export type EquipmentRecord = Json<P["/api/v1/equipments/{id}"]["get"]["responses"][200]>;
+export type EquipmentUpdateInput = Body<P["/api/v1/equipments/{id}"]["patch"]["requestBody"]>;
+
 // --- projects (interface B) -----------------------------------------------------------------
 export type ProjectList = Json<P["/api/projects"]["get"]["responses"][200]>;
 export type ProjectSummary = Item<ProjectList>;
@@ -128,15 +142,43 @@ export type WebhookDeliveryList = Json<P["/api/webhooks/{id}/deliveries"]["get"]
 export type WebhookDelivery = Json<
   P["/api/webhooks/{id}/deliveries/{deliveryId}/retry"]["post"]["responses"][202]
 >;
+export type RotatedWebhookSecret = Json<
+  P["/api/webhooks/{id}/rotate-secret"]["post"]["responses"][200]
+>;
+export type WebhookRotateSecretInput = NonNullable<
+  NonNullable<
+    P["/api/webhooks/{id}/rotate-secret"]["post"]["requestBody"]
+  >["content"]["application/json"]
+>;
 export type WebhookDeliveryListQuery = Query<
   P["/api/webhooks/{id}/deliveries"]["get"]["parameters"]["query"],
   "page" | "limit"
 >;
 
 // --- webhook deliveries' payload (not in the OpenAPI document: it is sent, not served) ------
-export type WebhookEventType = "project.created" | "project.updated" | "project.deleted";
+export type ProjectEventType = "project.created" | "project.updated" | "project.deleted";
+/** API key events (docs/webhooks.md): a rotation and the expiry warnings */
+export type ApiKeyEventType = "api_key.rotated" | "api_key.expiring" | "api_key.expired";
+export type WebhookEventType =
+  | "alert.created"
+  | "alert.acknowledged"
+  | "alert.resolved"
+  | "alert.reopened"
+  | "ticket.created"
+  | "ticket.updated"
+  | "ticket.commented"
+  | "equipment.created"
+  | "equipment.updated"
+  | "equipment.retired"
+  | "project.created"
+  | "project.updated"
+  | "project.deleted"
+  | "webhook.disabled"
+  | "api_key.rotated"
+  | "api_key.expiring"
+  | "api_key.expired";
 
-interface ProjectEvent<T extends WebhookEventType> {
+interface ProjectEvent<T extends ProjectEventType> {
   type: T;
   /** when the change happened, ISO 8601 */
   timestamp: string;
@@ -146,5 +188,97 @@ interface ProjectEvent<T extends WebhookEventType> {
 export type ProjectCreatedEvent = ProjectEvent<"project.created">;
 export type ProjectUpdatedEvent = ProjectEvent<"project.updated">;
 export type ProjectDeletedEvent = ProjectEvent<"project.deleted">;
+/** `ticket.updated` and `equipment.updated`: each changed field's value before and after. */
+export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
+interface RecordEvent<T extends string, D> {
+  type: T;
+  /** when the change happened, ISO 8601 */
+  timestamp: string;
+  /** the record as its REST GET answers it */
+  data: D;
+}
+export type TicketCreatedEvent = RecordEvent<"ticket.created", { ticket: TicketRecord }>;
+export type TicketUpdatedEvent = RecordEvent<
+  "ticket.updated",
+  { ticket: TicketRecord; changes: FieldChanges }
+>;
+export type TicketCommentedEvent = RecordEvent<
+  "ticket.commented",
+  { ticket: TicketRecord; comment: TicketComment }
+>;
+export type AlertEvent = RecordEvent<
+  "alert.created" | "alert.acknowledged" | "alert.resolved" | "alert.reopened",
+  { alert: AlertRecord }
+>;
+export type EquipmentCreatedEvent = RecordEvent<
+  "equipment.created" | "equipment.retired",
+  { equipment: EquipmentRecord }
+>;
+export type EquipmentUpdatedEvent = RecordEvent<
+  "equipment.updated",
+  { equipment: EquipmentRecord; changes: FieldChanges }
+>;
+/** Sent to the organization's other subscriptions when one is turned off after failing. */
+export type WebhookDisabledEvent = RecordEvent<
+  "webhook.disabled",
+  { webhookId: string; url: string; reason: string; failingSince: string | null }
+>;
+/** What an `api_key.*` event says of a key: never its secret. */
+export interface ApiKeyEventKey {
+  id: string;
+  name: string;
+  prefix: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: string | null;
+}
+export interface ApiKeyRotatedEvent {
+  type: "api_key.rotated";
+  timestamp: string;
+  /** the new key, and the old one whose secret answers until `graceEndsAt` */
+  data: {
+    apiKey: ApiKeyEventKey;
+    previousKey: { id: string; prefix: string; graceEndsAt: string | null };
+  };
+}
+export interface ApiKeyExpiringEvent {
+  type: "api_key.expiring";
+  timestamp: string;
+  /** sent once each at 30, 7 and 1 days before `apiKey.expiresAt` */
+  data: { apiKey: ApiKeyEventKey; daysLeft: 30 | 7 | 1 };
+}
+export interface ApiKeyExpiredEvent {
+  type: "api_key.expired";
+  timestamp: string;
+  data: { apiKey: ApiKeyEventKey };
+}
 /** What `verifyWebhook` returns: narrow on `type`. */
-export type WebhookEvent = ProjectCreatedEvent | ProjectUpdatedEvent | ProjectDeletedEvent;
+export type WebhookEvent =
+  | ProjectCreatedEvent
+  | ProjectUpdatedEvent
+  | ProjectDeletedEvent
+  | TicketCreatedEvent
+  | TicketUpdatedEvent
+  | TicketCommentedEvent
+  | AlertEvent
+  | EquipmentCreatedEvent
+  | EquipmentUpdatedEvent
+  | WebhookDisabledEvent
+  | ApiKeyRotatedEvent
+  | ApiKeyExpiringEvent
+  | ApiKeyExpiredEvent;
+
+// --- the change feed (incremental sync) -------------------------------------------------------
+export type ChangePage = Json<P["/api/v1/changes"]["get"]["responses"][200]>;
+export type Change = Item<ChangePage>;
+export type ChangeType = Change["type"];
+
+// --- usage and audit trail (extensions) ------------------------------------------------------
+export type AuditLogPage = Json<P["/api/v1/audit-log"]["get"]["responses"][200]>;
+export type AuditEntry = Item<AuditLogPage>;
+export type AuditLogQuery = Query<P["/api/v1/audit-log"]["get"]["parameters"]["query"], "limit">;
+/** `[from, to)`, at most 31 days; RFC 3339 text or a Date */
+export interface AuditExportRange {
+  from: string | Date;
+  to: string | Date;
+}

@@ -56,3 +56,34 @@ export async function* paginatePages<T>(
 }
 
 export const byId = (item: { id: string }) => item.id;
+
+/**
+ * The path and query of a `Link` header's `rel="next"` URL, or undefined on the last page. The
+ * service writes its links on its PUBLIC_BASE_URL; the client sends them to its own base URL.
+ */
+export function nextLink(headers: Headers): string | undefined {
+  for (const part of (headers.get("link") ?? "").split(/,\s*(?=<)/)) {
+    const match = /^<([^>]+)>;\s*rel="next"$/.exec(part.trim());
+    if (match) {
+      const url = new URL(match[1] as string);
+      return url.pathname + url.search;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Every item of a list by its cursors: the first page from `path`, then each `rel="next"` until
+ * there is none. A deep page costs what the first one costs, and nothing is skipped or repeated
+ * when rows are inserted ahead of the walk (docs/api.md, cursor pages).
+ */
+export async function* followCursors<T>(
+  fetchPage: (path: string) => Promise<{ body: { data: T[] }; meta: { headers: Headers } }>,
+  path: string,
+): AsyncGenerator<T, void, undefined> {
+  for (let next: string | undefined = path; next !== undefined; ) {
+    const { body, meta } = await fetchPage(next);
+    yield* body.data;
+    next = nextLink(meta.headers);
+  }
+}

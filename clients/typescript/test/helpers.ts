@@ -27,6 +27,7 @@ export const ALL_SCOPES = [
   "projects:write",
   "webhooks:read",
   "webhooks:write",
+  "audit:read",
 ];
 
 /** Limits high enough that a test file's requests never meet them (all come from 127.0.0.1). */

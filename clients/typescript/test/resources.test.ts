@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { NotFoundError, Orgit, OrgitError, type ResponseMeta } from "../src/index.ts";
+import { GoneError, NotFoundError, Orgit, OrgitError, type ResponseMeta } from "../src/index.ts";
 import {
   collect,
   RELAXED_LIMITS,
@@ -302,7 +302,7 @@ describe("equipment and install links", () => {
     expect((error as NotFoundError).status).toBe(404);
   });
 
-  test("a used invitation link answers 410: a plain OrgitError with the status", async () => {
+  test("a used invitation link answers 410: a GoneError with the status", async () => {
     const client = org.client();
     const result = await client.equipment.bulkCreate([{ name: "laptop-inv", type: "laptop" }], {
       tokenKind: "invitation",
@@ -311,7 +311,7 @@ describe("equipment and install links", () => {
     expect((await client.install.get(url)).tokenKind).toBe("invitation");
     const error = (await rejection(client.install.get(url))) as OrgitError;
     expect(error).toBeInstanceOf(OrgitError);
-    expect(error.constructor).toBe(OrgitError);
+    expect(error.constructor).toBe(GoneError);
     expect(error.status).toBe(410);
   });
 });

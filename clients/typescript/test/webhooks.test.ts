@@ -107,6 +107,8 @@ describe("a real delivery", () => {
       secret: subscription.secret,
     });
     expect(event.type).toBe("project.created");
+    // narrowing on `type` is how a receiver tells project events from api_key.* ones
+    if (event.type !== "project.created") throw new Error(`unexpected ${event.type}`);
     expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(event.data.project).toEqual({
       id: project.id,
@@ -205,6 +207,26 @@ describe("a real delivery", () => {
 });
 
 describe("deliveries", () => {
+  test("rotateSecret: during the grace a delivery verifies with the new and the previous secret", async () => {
+    const { client, subscription, project, hooks } = await delivered([
+      "project.created",
+      "project.updated",
+    ]);
+    const rotated = await client.webhooks.rotateSecret(subscription.id, { gracePeriodHours: 1 });
+    expect(rotated.id).toBe(subscription.id);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(subscription.secret);
+    expect(rotated.previousSecretExpiresAt).not.toBeNull();
+    await client.projects.update(project.id, { name: "After rotation" });
+    await waitFor(() => hooks().length >= 2, "the delivery after the rotation");
+    const after = hooks()[1] as RecordedRequest;
+    expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    for (const secret of [rotated.secret, subscription.secret]) {
+      const event = await verifyWebhook({ payload: after.body, headers: after.headers, secret });
+      expect(event.type).toBe("project.updated");
+    }
+  });
+
   test("the log lists the deliveries; retryDelivery sends one again with the same webhook-id", async () => {
     const { client, subscription, project, first, hooks } = await delivered([
       "project.created",
@@ -243,6 +265,9 @@ describe("deliveries", () => {
       headers: resent.headers,
       secret: subscription.secret,
     });
+    if (!event.type.startsWith("project.") || !("project" in event.data)) {
+      throw new Error(`unexpected ${event.type}`);
+    }
     expect(event.data.project.id).toBe(projectId);
   });
 

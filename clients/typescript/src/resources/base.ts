@@ -1,6 +1,6 @@
 import { type Http, withQuery } from "../http.js";
 import type { OffsetPagination, PagePagination } from "../models.js";
-import { paginateOffset, paginatePages } from "../pagination.js";
+import { followCursors, paginateOffset, paginatePages } from "../pagination.js";
 
 type OffsetList = { data: unknown[]; pagination: OffsetPagination };
 type PageList = { data: unknown[]; pagination: PagePagination };
@@ -29,6 +29,17 @@ export class OffsetListResource<
       query.limit,
     );
   }
+
+  /**
+   * Every item matching the filters by cursor pages (the `Link` header's `rel="next"`): deep
+   * pages cost what the first one costs; `limit` is the page size (default 200).
+   */
+  paginate(
+    query: Omit<Q, "offset" | "after"> = {} as Omit<Q, "offset" | "after">,
+  ): AsyncGenerator<L["data"][number]> {
+    const first = withQuery(this.path, { ...query, limit: query.limit ?? 200 });
+    return followCursors((path) => this.http.exchange<L>({ method: "GET", path }), first);
+  }
 }
 
 /** An interface B list: `list` answers one page, `listAll` iterates every item lazily. */
@@ -50,6 +61,14 @@ export class PageListResource<L extends PageList, Q extends { page?: number; lim
       (item) => (item as { id: string }).id,
       query.limit,
     );
+  }
+
+  /** Every item by cursor pages (`rel="next"`); `limit` is the page size (default 100). */
+  paginate(
+    query: Omit<Q, "page" | "after"> = {} as Omit<Q, "page" | "after">,
+  ): AsyncGenerator<L["data"][number]> {
+    const first = withQuery(this.path, { ...query, limit: query.limit ?? 100 });
+    return followCursors((path) => this.http.exchange<L>({ method: "GET", path }), first);
   }
 }
 

@@ -1,15 +1,18 @@
-import type { Http } from "../http.js";
+import { type Http, withQuery } from "../http.js";
 import type {
   AgentReleaseList,
   AgentReleaseListQuery,
   AlertIngestBody,
   AlertList,
   AlertListQuery,
+  AlertRecord,
   BulkCreateInput,
   BulkCreateItem,
   BulkCreateResult,
   EquipmentListQuery,
   EquipmentPage,
+  EquipmentRecord,
+  EquipmentUpdateInput,
   GroupList,
   GroupListQuery,
   IngestResult,
@@ -17,9 +20,14 @@ import type {
   MemberList,
   MemberListQuery,
   Ticket,
+  TicketComment,
+  TicketCommentList,
+  TicketCommentListQuery,
   TicketCreateInput,
   TicketListQuery,
   TicketPage,
+  TicketRecord,
+  TicketUpdateInput,
   UnitList,
   UnitListQuery,
 } from "../models.js";
@@ -29,6 +37,11 @@ import { OffsetListResource, segment } from "./base.js";
 /** Options of a POST that honours `Idempotency-Key`; one is generated when you pass none. */
 export interface IdempotentOptions {
   idempotencyKey?: string;
+}
+
+/** A change that checks the version it expects: `ifMatch` is the `version` (or ETag) you read. */
+export interface VersionedOptions {
+  ifMatch?: number | string;
 }
 
 /** `GET /api/v1/equipments`, `POST /api/v1/equipments/bulk-create`. */
@@ -50,6 +63,36 @@ export class EquipmentResource extends OffsetListResource<EquipmentPage, Equipme
       body,
       idempotent: true,
       idempotencyKey: options.idempotencyKey,
+    });
+  }
+
+  /** `GET /api/v1/equipments/{id}`: one record with `updatedAt`, `retiredAt`, `version`. */
+  get(id: string): Promise<EquipmentRecord> {
+    return this.http.request({ method: "GET", path: `/api/v1/equipments/${segment(id)}` });
+  }
+
+  /** `PATCH /api/v1/equipments/{id}`: at least one field; null clears an optional one. */
+  update(
+    id: string,
+    input: EquipmentUpdateInput,
+    options: VersionedOptions = {},
+  ): Promise<EquipmentRecord> {
+    return this.http.request({
+      method: "PATCH",
+      path: `/api/v1/equipments/${segment(id)}`,
+      body: input,
+      ifMatch: options.ifMatch,
+    });
+  }
+
+  /** `POST /api/v1/equipments/{id}/retire`: status `retired`, for good. */
+  retire(id: string, options: VersionedOptions & IdempotentOptions = {}): Promise<EquipmentRecord> {
+    return this.http.request({
+      method: "POST",
+      path: `/api/v1/equipments/${segment(id)}/retire`,
+      idempotent: true,
+      idempotencyKey: options.idempotencyKey,
+      ifMatch: options.ifMatch,
     });
   }
 }
@@ -117,6 +160,42 @@ export class AlertsResource extends OffsetListResource<AlertList, AlertListQuery
       auth: false,
     });
   }
+
+  /** `GET /api/v1/alerts/{id}`: the alert with who moved it, when and why, and `version`. */
+  get(id: string): Promise<AlertRecord> {
+    return this.http.request({ method: "GET", path: `/api/v1/alerts/${segment(id)}` });
+  }
+
+  /** open → acknowledged. */
+  acknowledge(id: string, options: MoveOptions = {}): Promise<AlertRecord> {
+    return this.move(id, "acknowledge", options);
+  }
+
+  /** open or acknowledged → resolved. */
+  resolve(id: string, options: MoveOptions = {}): Promise<AlertRecord> {
+    return this.move(id, "resolve", options);
+  }
+
+  /** acknowledged or resolved → open. */
+  reopen(id: string, options: Omit<MoveOptions, "note"> = {}): Promise<AlertRecord> {
+    return this.move(id, "reopen", options);
+  }
+
+  private move(id: string, move: string, options: MoveOptions): Promise<AlertRecord> {
+    return this.http.request({
+      method: "POST",
+      path: `/api/v1/alerts/${segment(id)}/${move}`,
+      body: options.note === undefined ? {} : { note: options.note },
+      idempotent: true,
+      idempotencyKey: options.idempotencyKey,
+      ifMatch: options.ifMatch,
+    });
+  }
+}
+
+/** An alert move: an optional note (up to 10,000 characters), If-Match, Idempotency-Key. */
+export interface MoveOptions extends VersionedOptions, IdempotentOptions {
+  note?: string;
 }
 
 /** `GET /api/v1/tickets`, `POST /api/v1/tickets` (snake_case answers). */
@@ -130,6 +209,42 @@ export class TicketsResource extends OffsetListResource<TicketPage, TicketListQu
       method: "POST",
       path: "/api/v1/tickets",
       body: input,
+      idempotent: true,
+      idempotencyKey: options.idempotencyKey,
+    });
+  }
+
+  /** `GET /api/v1/tickets/{id}`: the whole ticket, with `assignee_id`, `updated_at`, `version`. */
+  get(id: string): Promise<TicketRecord> {
+    return this.http.request({ method: "GET", path: `/api/v1/tickets/${segment(id)}` });
+  }
+
+  /** `PATCH /api/v1/tickets/{id}`: title, description, priority, status, assigneeId. */
+  update(
+    id: string,
+    input: TicketUpdateInput,
+    options: VersionedOptions = {},
+  ): Promise<TicketRecord> {
+    return this.http.request({
+      method: "PATCH",
+      path: `/api/v1/tickets/${segment(id)}`,
+      body: input,
+      ifMatch: options.ifMatch,
+    });
+  }
+
+  /** `GET /api/v1/tickets/{id}/comments`, newest first. */
+  listComments(id: string, query: TicketCommentListQuery = {}): Promise<TicketCommentList> {
+    const path = withQuery(`/api/v1/tickets/${segment(id)}/comments`, query);
+    return this.http.request({ method: "GET", path });
+  }
+
+  /** `POST /api/v1/tickets/{id}/comments`: 1 to 10,000 characters. */
+  addComment(id: string, body: string, options: IdempotentOptions = {}): Promise<TicketComment> {
+    return this.http.request({
+      method: "POST",
+      path: `/api/v1/tickets/${segment(id)}/comments`,
+      body: { body },
       idempotent: true,
       idempotencyKey: options.idempotencyKey,
     });

@@ -8,6 +8,7 @@ import type {
   ProjectList,
   ProjectListQuery,
   ProjectUpdateInput,
+  RotatedWebhookSecret,
   Webhook,
   WebhookCreateInput,
   WebhookDelivery,
@@ -15,6 +16,7 @@ import type {
   WebhookDeliveryListQuery,
   WebhookList,
   WebhookListQuery,
+  WebhookRotateSecretInput,
   WebhookUpdateInput,
 } from "../models.js";
 import { byId, paginatePages } from "../pagination.js";
@@ -97,6 +99,15 @@ export class WebhooksResource extends PageListResource<WebhookList, WebhookListQ
       byId,
       query.limit,
     );
+  }
+
+  /**
+   * A new signing secret, shown only in this answer. For `gracePeriodHours` (24 by default, 0 to
+   * 168) deliveries are signed with both the new and the previous secret.
+   */
+  rotateSecret(id: string, input: WebhookRotateSecretInput = {}): Promise<RotatedWebhookSecret> {
+    const path = `${this.path}/${segment(id)}/rotate-secret`;
+    return this.http.request({ method: "POST", path, body: input });
   }
 
   /** Queues one more attempt now (202); 409 while one is in flight or the webhook is disabled. */

@@ -71,6 +71,8 @@ export class Service {
     into: ChildProcess[],
     /** a folder: run under `bun --cpu-prof-md` instead, the profile written there at exit */
     profileDir?: string,
+    /** more environment (the audit bench's second service: AUDIT_LOG=false) */
+    env: Record<string, string> = {},
   ): Promise<Service> {
     const port = await freePort();
     const args = profileDir
@@ -89,6 +91,7 @@ export class Service {
         RATE_LIMIT_BURST_PER_SEC: ROOMY,
         NODE_ENV: "",
         REDIS_URL: "",
+        ...env,
       },
       stdio: ["ignore", "ignore", "inherit"],
       detached: true,

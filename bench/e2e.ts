@@ -11,6 +11,8 @@
  *                        [--soak=600]       RSS after a soak at half load (seconds)
  *                        [--profile=whoami|tickets|quota] only load that orgit route, under
  *                                           `bun --cpu-prof-md`; the profile lands in bench/profiles
+ *                        [--audit]          only the audit trail: whoami with recording on vs off,
+ *                                           and filtered pages of a 1,000,000-row log (e2e-audit.ts)
  *
  * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; the
  * bench creates its own database there and drops it at the end.
@@ -18,6 +20,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { auditCost } from "./e2e-audit.ts";
 import { bigOrganization } from "./e2e-big.ts";
 import { cpuMs, type Load, Service, summary } from "./e2e-lib.ts";
 import { pacedLoad, wrk } from "./paced.ts";
@@ -49,8 +52,14 @@ process.once("SIGINT", () => void cleanUp().then(() => process.exit(130)));
 let service: Service | undefined;
 try {
   service = await Service.start(databaseUrl, children, PROFILE ? "bench/profiles" : undefined);
-  const fixture = await service.provision(TICKETS);
-  if (PROFILE) {
+  if (flags.audit) {
+    const options = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, load };
+    await auditCost(service, databaseUrl, children, options);
+  }
+  const fixture = flags.audit ? undefined : await service.provision(TICKETS);
+  if (!fixture) {
+    // --audit: measured above
+  } else if (PROFILE) {
     const path = PROFILE === "tickets" ? "/api/v1/tickets?limit=50" : "/api/v1/whoami";
     const key = PROFILE === "quota" ? fixture.spentKey : fixture.key;
     const loaded = await load(`${service.url}${path}`, key);

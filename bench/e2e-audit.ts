@@ -1,0 +1,141 @@
+/**
+ * `--audit`: what recording the usage and audit trail costs, and how its reads scale.
+ *
+ * 1. whoami at full speed on two services over the same database, one recording (the default)
+ *    and one started with AUDIT_LOG=false, interleaved round by round: the throughput ratio
+ *    (target ≥ 0.95) and each one's p99 at the same paced half load (target: within 0.5 ms).
+ * 2. 1,000,000 audit rows of one organization over 30 days, inserted straight into the day
+ *    partitions, then filtered first pages from one client, sequentially (target p50 < 20 ms).
+ */
+import type { ChildProcess } from "node:child_process";
+import postgres from "postgres";
+import { type Load, percentile, Service, summary } from "./e2e-lib.ts";
+import { pacedLoad, wrk } from "./paced.ts";
+
+type LoadFn = (target: string, key: string, pid?: number) => Promise<Load>;
+const ROWS = 1_000_000;
+
+export async function auditCost(
+  recording: Service,
+  databaseUrl: string,
+  children: ChildProcess[],
+  options: { rounds: number; duration: number; connections: number; load: LoadFn },
+) {
+  const off = await Service.start(databaseUrl, children, undefined, { AUDIT_LOG: "false" });
+  const member = await recording.member({ scopes: ["tickets:read", "audit:read"] });
+  const sides = [
+    { name: "recording on ", service: recording, loads: [] as Load[] },
+    { name: "recording off", service: off, loads: [] as Load[] },
+  ];
+  for (let round = 0; round < options.rounds; round++) {
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
+    for (const side of order) {
+      const pid = side.service.pid();
+      side.loads.push(await options.load(`${side.service.url}/api/v1/whoami`, member.key, pid));
+    }
+  }
+  console.log("whoami at full speed     |     req/s   p50   p99 | CPU µs/request");
+  for (const side of sides) {
+    const s = summary(side.loads);
+    console.log(`${side.name.padEnd(24)} | ${s.text} | ${s.cpuUs.toFixed(0).padStart(6)}`);
+  }
+  const [on, without] = sides.map((side) => summary(side.loads)) as [
+    ReturnType<typeof summary>,
+    ReturnType<typeof summary>,
+  ];
+  const ratio = on.rps / without.rps;
+  console.log(
+    `throughput with recording / without: ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %, target ≤ 5 %: ${ratio >= 0.95 ? "met" : "MISSED"})`,
+  );
+
+  if (wrk()) {
+    const rate = Math.round(Math.min(on.rps, without.rps) / 2);
+    const seconds = Math.max(options.duration, 10);
+    const p99: number[] = [];
+    for (const side of sides) {
+      const paced = await pacedLoad(
+        `${side.service.url}/api/v1/whoami`,
+        member.key,
+        rate,
+        seconds,
+        options.connections,
+      );
+      p99.push(paced.p99);
+      console.log(
+        `  ${side.name} at ${rate} req/s: p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms (${paced.non2xx + paced.failed} not 2xx or unanswered)`,
+      );
+    }
+    const delta = (p99[0] ?? 0) - (p99[1] ?? 0);
+    console.log(
+      `half-load p99 change: ${delta >= 0 ? "+" : ""}${delta.toFixed(2)} ms (target < 0.5 ms: ${Math.abs(delta) < 0.5 ? "met" : "MISSED"})`,
+    );
+  }
+  await bigAuditLog(recording, databaseUrl, member);
+}
+
+/** 1,000,000 rows of one organization, then filtered first pages (p50 against 20 ms). */
+async function bigAuditLog(
+  service: Service,
+  databaseUrl: string,
+  member: { organizationId: string; userId: string; key: string },
+) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const started = performance.now();
+  const today = new Date();
+  today.setUTCHours(0, 0, 0, 0);
+  for (let d = -31; d <= 1; d++) {
+    const from = new Date(today.getTime() + d * 86_400_000);
+    const to = new Date(from.getTime() + 86_400_000);
+    const name = `audit_log_d${from.toISOString().slice(0, 10).replaceAll("-", "")}`;
+    await sql.unsafe(
+      `create table if not exists "${name}" partition of audit_log for values from ('${from.toISOString()}') to ('${to.toISOString()}')`,
+    );
+  }
+  const keys = Array.from({ length: 10 }, () => crypto.randomUUID());
+  // 10 keys (the first makes 1 %), 6 routes, statuses mostly 200 with 4xx and rare 5xx, 50 IPs
+  await sql`
+    insert into audit_log (at, organization_id, kind, api_key_id, user_id, method, route, status,
+                           duration_ms, ip, user_agent, request_id)
+    select now() - make_interval(secs => i * 2.5), ${member.organizationId}, 'request',
+           case when i % 100 = 0 then ${keys[0] as string}::uuid
+                else (${keys} ::uuid[])[2 + i % 9] end,
+           ${member.userId}::uuid,
+           (array['GET','GET','GET','POST'])[1 + i % 4],
+           (array['/api/v1/tickets','/api/v1/whoami','/api/v1/equipments','/api/v1/tickets',
+                  '/api/v1/users','/graphql'])[1 + (i / 7) % 6],
+           case when i % 1000 = 0 then 503 when i % 20 = 0 then 404 when i % 13 = 0 then 400
+                else 200 end,
+           1.5, '198.51.100.' || (i % 50), 'bench/1.0', 'bench-' || i
+    from generate_series(1, ${ROWS}) as i`;
+  await sql`analyze audit_log`;
+  await sql.end();
+  console.log(
+    `\n${ROWS} audit rows inserted in ${((performance.now() - started) / 1000).toFixed(1)} s; one client, sequential, limit 50:`,
+  );
+  const day = new Date(today.getTime() - 15 * 86_400_000).toISOString();
+  const nextDay = new Date(today.getTime() - 14 * 86_400_000).toISOString();
+  for (const [label, query] of [
+    ["first page", ""],
+    ["keyId (1 % of rows)", `keyId=${keys[0]}`],
+    ["route + 4xx", "route=/api/v1/tickets&statusClass=4xx"],
+    ["statusClass=5xx (0.1 %)", "statusClass=5xx"],
+    ["ip", "ip=198.51.100.7"],
+    ["one day, 15 days ago", `from=${day}&to=${nextDay}`],
+  ] as const) {
+    const latencies: number[] = [];
+    let count = 0;
+    for (let i = 0; i < 105; i++) {
+      const t0 = performance.now();
+      const response = await fetch(`${service.url}/api/v1/audit-log?limit=50&${query}`, {
+        headers: { authorization: `Bearer ${member.key}` },
+      });
+      const body = (await response.json()) as { data: unknown[] };
+      if (i >= 5) latencies.push(performance.now() - t0); // the first few warm caches
+      count = body.data.length;
+    }
+    const p50 = percentile(latencies, 0.5);
+    console.log(
+      `  ${label.padEnd(24)} p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${percentile(latencies, 0.99).toFixed(1).padStart(6)} ms  ${count} rows (target p50 < 20 ms: ${p50 < 20 ? "met" : "MISSED"})`,
+    );
+  }
+}

@@ -13,7 +13,7 @@ const concat = (folder: string) => {
 
 /**
  * `npm run codegen`: the SDL (schema/*.graphql) and the REST routes' operations
- * (src/graphql/operations/*.graphql) → src/graphql/generated.ts, one file with the schema's
+ * (src/graphql/operations/*.graphql) → src/generated/graphql.ts, one file with the schema's
  * enums as constants, each operation's result and variables types, and each operation as a
  * typed document string that the executor parses, validates and compiles at start-up.
  * tests/unit/codegen.test.ts fails when the committed file is out of date.
@@ -26,7 +26,7 @@ const config: CodegenConfig = {
   // keep the SDL's order: the enums' values become the Postgres enums' values, in that order
   config: { sort: false },
   generates: {
-    "src/graphql/generated.ts": {
+    "src/generated/graphql.ts": {
       plugins: [
         {
           add: {
@@ -46,7 +46,7 @@ const config: CodegenConfig = {
         maybeValue: "T | null",
         inputMaybeValue: "T | null",
         useTypeImports: true,
-        scalars: { DateTime: "string" },
+        scalars: { DateTime: "string", Seconds: "number" },
         strictScalars: true,
       },
     },

@@ -1,4 +1,4 @@
-// StrykerJS over the security-critical code (issue 20). Bun runs the TypeScript, so the
+// StrykerJS over the security-critical code (docs/testing.md). Bun runs the TypeScript, so the
 // `command` runner drives `bun test` on the few test files that cover each group: one run per
 // group (MUTATION_GROUP=<name>), because the command runner has no per-test coverage and a
 // whole-suite run per mutant would take hours on a shared 2-core machine.
@@ -21,6 +21,9 @@ export default {
     command: `node_modules/.bin/bun test --bail --timeout 30000 ${group.tests.join(" ")}`,
   },
   coverageAnalysis: "off",
+  // equivalent mutants, listed in tests/mutation/equivalent-mutants.json (none in src)
+  plugins: ["@stryker-mutator/*", "./tests/mutation/equivalent-mutants.mjs"],
+  ignorers: ["equivalent-mutants"],
   mutate: group.mutate,
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 60_000,

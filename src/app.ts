@@ -1,9 +1,19 @@
 import { Elysia } from "elysia";
+import type { GraphQLSchema } from "graphql";
+import { AuditTrail, type AuditTrailOptions } from "./auth/audit-trail.ts";
 import { KeyStore } from "./auth/key-store.ts";
 import { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
+import {
+  FEATURE_RESOLVERS,
+  FEATURES,
+  OPENAPI_NAMES,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS,
+} from "./features.ts";
 import { OperationBridge } from "./graphql/bridge.ts";
+import type { GraphQLDeps } from "./graphql/context.ts";
 import { OperationExecutor } from "./graphql/executor.ts";
 import { buildSchema } from "./graphql/schema.ts";
 import { apiDocs } from "./http/api-docs.ts";
@@ -19,37 +29,20 @@ import { routableRequest } from "./http/routable-url.ts";
 import { createLimits, type LimitsOptions } from "./limits/create.ts";
 import { noLimits } from "./limits/limits.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { agentReleaseRoutes } from "./modules/agent-releases/rest.ts";
-import { AgentReleaseService } from "./modules/agent-releases/service.ts";
-import { alertRoutes } from "./modules/alerts/rest.ts";
-import { AlertService } from "./modules/alerts/service.ts";
-import { equipmentRoutes, installRoutes } from "./modules/equipment/rest.ts";
-import { EquipmentService } from "./modules/equipment/service.ts";
-import { groupRoutes } from "./modules/groups/rest.ts";
-import { GroupService } from "./modules/groups/service.ts";
-import { identityRoutes } from "./modules/identity/rest.ts";
-import { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
-import { OperatorService } from "./modules/operator/service.ts";
-import { projectRoutes } from "./modules/projects/rest.ts";
-import { ProjectService } from "./modules/projects/service.ts";
-import { AccountService } from "./modules/settings/accounts.ts";
-import { OperatorReads } from "./modules/settings/operator-reads.ts";
-import { MemberKeyService } from "./modules/settings/service.ts";
-import { ticketRoutes } from "./modules/tickets/rest.ts";
-import { TicketService } from "./modules/tickets/service.ts";
-import { unitRoutes } from "./modules/units/rest.ts";
-import { UnitService } from "./modules/units/service.ts";
-import { memberRoutes } from "./modules/users/rest.ts";
-import { MemberService } from "./modules/users/service.ts";
-import { webhookRoutes } from "./modules/webhooks/rest.ts";
-import { WebhookService } from "./modules/webhooks/service.ts";
+import { findAlert } from "./modules/alerts/queries.ts";
+import { AuditMaintenance, type AuditMaintenanceOptions } from "./modules/audit/maintenance.ts";
+import { findEquipment } from "./modules/equipment/queries.ts";
+import type { RouteContext } from "./modules/feature.ts";
+import { findTicket } from "./modules/tickets/queries.ts";
 import {
   type DispatcherOptions,
   defaultDispatcherOptions,
   WebhookDispatcher,
 } from "./outbox/dispatcher.ts";
-import { settingsPages } from "./pages/routes.ts";
-import type { Services } from "./services.ts";
+import { LiveHub, type LiveLoaders } from "./outbox/live.ts";
+import { WebhookSecretBox } from "./outbox/secret-box.ts";
+import type { Resolve } from "./outbox/ssrf.ts";
+import type { DomainServices, Infrastructure, Services } from "./services.ts";
 
 export interface AppOptions extends LimitsOptions {
   config: Config;
@@ -61,6 +54,12 @@ export interface AppOptions extends LimitsOptions {
   limits?: boolean;
   /** webhook dispatcher settings (tests shorten retries, inject DNS); false: no dispatcher */
   webhooks?: Partial<DispatcherOptions> | false;
+  /** DNS of the webhook URL check at subscription time; by default the dispatcher's `resolve` */
+  resolveHost?: Resolve;
+  /** false: the features' periodic jobs (retention runs) are not started; tests run them */
+  backgroundJobs?: boolean;
+  /** the audit trail's recorder (enabled: false records nothing) and its upkeep job */
+  audit?: AuditTrailOptions & { maintenance?: AuditMaintenanceOptions | false };
 }
 
 export interface OrgitApp {
@@ -71,38 +70,60 @@ export interface OrgitApp {
   stop(): Promise<void>;
 }
 
-function buildElysia(
-  services: Services,
-  executor: OperationExecutor,
-  schema: ReturnType<typeof buildSchema>,
-) {
-  const { config, logger } = services;
-  const clientIp = createClientIpResolver(config.trustProxy);
-  const operations = new OperationBridge(executor, services);
-  const auth = { keys: services.keys, limits: services.limits, operations };
-  const deps = { auth, idempotency: services };
-  return new Elysia({ name: "orgit" })
-    .use(requestContext({ config, logger, clientIp }))
-    .use(rateLimitPlugin(services.limits))
+/** Each feature's domain services, built from the infrastructure (modules/<feature>/index.ts). */
+function buildDomainServices(infra: Infrastructure): DomainServices {
+  const services: Record<string, unknown> = {};
+  for (const feature of FEATURES) {
+    for (const [name, build] of Object.entries(feature.services ?? {})) {
+      services[name] = build(infra, { events: WEBHOOK_EVENTS });
+    }
+  }
+  return services as unknown as DomainServices;
+}
+
+/** Global plugins first, then every feature's routes in the list's order, then /graphql. */
+function buildElysia(infra: Infrastructure, graphql: GraphQLDeps, schema: GraphQLSchema) {
+  const { config, logger, limits, keys } = infra;
+  const executor = new OperationExecutor(schema, undefined, infra.database.reads);
+  const operations = new OperationBridge(executor, graphql);
+  const context: RouteContext = {
+    infra,
+    services: graphql.services,
+    auth: { keys, limits, operations },
+    idempotency: { database: infra.database, now: infra.now },
+    operations,
+    eventTypes: WEBHOOK_EVENT_TYPES,
+  };
+  const app = new Elysia({ name: "orgit" })
+    .use(
+      requestContext({
+        config,
+        logger,
+        clientIp: createClientIpResolver(config.trustProxy),
+        audit: infra.auditTrail,
+      }),
+    )
+    .use(rateLimitPlugin(limits))
     .use(errorHandler(logger))
     .use(jsonBody())
     .use(inputGuard())
-    .use(probeRoutes(services.database, logger))
-    .use(apiDocs(config))
-    .use(identityRoutes(deps))
-    .use(unitRoutes(deps))
-    .use(groupRoutes(deps))
-    .use(memberRoutes(deps))
-    .use(agentReleaseRoutes(deps))
-    .use(alertRoutes({ auth, alerts: services.alerts }))
-    .use(ticketRoutes(deps))
-    .use(equipmentRoutes(deps))
-    .use(installRoutes(services))
-    .use(projectRoutes(deps))
-    .use(webhookRoutes(deps))
-    .use(settingsPages({ services, operations }))
-    .use(graphqlRoute(services, schema));
+    .use(probeRoutes(infra.database, logger))
+    .use(apiDocs(config, OPENAPI_NAMES));
+  for (const feature of FEATURES) {
+    for (const routes of feature.routes?.(context) ?? []) app.use(routes);
+  }
+  const { live } = infra;
+  return app.use(
+    graphqlRoute({ config, logger, keys, limits, live, graphql, database: infra.database }, schema),
+  );
 }
+
+/** Each live resource's record read again by id (docs/decisions.md §17.7). */
+const liveLoaders = ({ db }: Database): LiveLoaders => ({
+  ticket: (organizationId, id) => findTicket(db, organizationId, id),
+  alert: (organizationId, id) => findAlert(db, organizationId, id),
+  equipment: (organizationId, id) => findEquipment(db, organizationId, id),
+});
 
 /** Builds the whole service over an open database: schema, executor, services and routes. */
 export async function createApp(options: AppOptions): Promise<OrgitApp> {
@@ -110,57 +131,66 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? createLogger(config.logLevel);
   const keys = new KeyStore(database, logger, now);
-  const sessions = new SessionStore(database, now);
-  const apiKeys = new ApiKeyAdmin(database, keys, now);
-  const services: Services = {
+  // epoch ms for the audit trail: no Date object per request unless a clock is injected
+  const nowMs = options.now ? () => now().getTime() : Date.now;
+  // events too big for a notification travel as a reference: each instance reads the record
+  const live = new LiveHub(database, liveLoaders(database), logger);
+  const infra: Infrastructure = {
     config,
     logger,
     database,
     limits:
       options.limits === false ? noLimits : createLimits({ config, logger, database }, options),
     keys,
-    operator: new OperatorService(database, keys, now),
-    apiKeys,
-    sessions,
-    accounts: new AccountService(database, sessions, config.publicBaseUrl, now),
-    memberKeys: new MemberKeyService(database, apiKeys),
-    operatorReads: new OperatorReads(database),
-    units: new UnitService(database),
-    groups: new GroupService(database),
-    members: new MemberService(database),
-    agentReleases: new AgentReleaseService(database),
-    alerts: new AlertService(database, now),
-    projects: new ProjectService(database, now),
-    tickets: new TicketService(database, now),
-    equipment: new EquipmentService(database, config.publicBaseUrl, now),
-    webhooks: new WebhookService(
-      database,
-      now,
-      config.allowPrivateWebhookUrls,
-      options.webhooks ? options.webhooks.resolve : undefined,
-    ),
+    sessions: new SessionStore(database, now),
+    auditTrail: new AuditTrail(database, logger, nowMs, {
+      enabled: config.auditLog,
+      ...options.audit,
+    }),
+    routeTemplates: new Set(),
+    webhookSecrets: new WebhookSecretBox(config.webhookSecretKey),
+    live,
+    resolveHost: options.resolveHost ?? (options.webhooks ? options.webhooks.resolve : undefined),
     now,
   };
+  const graphql: GraphQLDeps = { services: buildDomainServices(infra), now };
   const dispatcher =
     options.webhooks === false
       ? undefined
       : new WebhookDispatcher(database, logger, now, {
           ...defaultDispatcherOptions(config.allowPrivateWebhookUrls),
+          secretBox: infra.webhookSecrets,
           ...options.webhooks,
         });
-  const schema = buildSchema();
-  const executor = new OperationExecutor(schema);
-  const app = buildElysia(services, executor, schema);
+  const app = buildElysia(infra, graphql, buildSchema(FEATURE_RESOLVERS));
+  for (const route of app.routes) infra.routeTemplates.add(route.path);
+  const maintenance =
+    options.audit?.maintenance === false
+      ? undefined
+      : new AuditMaintenance(database, logger, now, options.audit?.maintenance);
+  await graphql.services.webhooks.sealClearSecrets(); // rows from before secrets were encrypted
   await keys.start();
-  await services.limits.start();
+  await infra.auditTrail.start();
+  maintenance?.start();
+  await infra.limits.start();
   await dispatcher?.start();
+  const jobs =
+    options.backgroundJobs === false
+      ? []
+      : FEATURES.flatMap((f) => f.jobs?.(graphql.services) ?? []);
+  for (const job of jobs) job.start();
+  await live.start();
   return {
     handle: (request) => app.handle(routableRequest(request)),
-    services,
+    services: { ...infra, ...graphql.services },
     stop: async () => {
+      for (const job of jobs) await job.stop();
       await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox
-      await services.limits.stop(); // writes the last quota counts
+      await infra.limits.stop(); // writes the last quota counts
+      await maintenance?.stop();
+      await infra.auditTrail.stop(); // writes the last audit rows
       await keys.stop();
+      await live.stop();
     },
   };
 }

@@ -36,18 +36,53 @@ function readConfig(runtime: Runtime, demo: boolean): Config {
   }
 }
 
+/** A start-up step that failed, said in words an operator acts on (and the cause's own text). */
+class StartupFailure extends Error {}
+
+async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new StartupFailure(`${what}: ${cause}`, { cause: error });
+  }
+}
+
+/** Where the database is, without the user name or password a DATABASE_URL may carry. */
+function databasePlace(config: Config): string {
+  if (!config.databaseUrl) return config.dataDir ? `PGlite in ${config.dataDir}` : "PGlite";
+  try {
+    const url = new URL(config.databaseUrl);
+    return `Postgres at ${url.host}${url.pathname}`;
+  } catch {
+    return "Postgres (DATABASE_URL)";
+  }
+}
+
 export async function boot(runtime: Runtime): Promise<void> {
   try {
     const demo = runtime.args.includes("--demo");
     const config = readConfig(runtime, demo);
     const logger = createLogger(config.logLevel);
-    const database = await createDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-    });
+    const database = await step(
+      `cannot use the database (${databasePlace(config)}; check DATABASE_URL and that it runs)`,
+      () =>
+        createDatabase({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          readUrls: config.readUrls,
+          maxLagMs: config.replicaMaxLagMs,
+          pooler: config.pooler,
+          directUrl: config.directUrl,
+          logger,
+        }),
+    );
     const redis = config.redisUrl ? runtime.redis?.(config.redisUrl) : undefined;
     const app = await createApp({ config, database, logger, redis });
-    const server = await runtime.serve(app, config);
+    const server = await step(
+      `cannot listen on ${config.host}:${config.port} (is another process using it? set PORT)`,
+      () => runtime.serve(app, config),
+    );
     logger.info("listening", {
       url: server.url,
       runtime: runtime.name,
@@ -55,6 +90,11 @@ export async function boot(runtime: Runtime): Promise<void> {
       operatorApi: Boolean(config.adminToken),
       requireHttps: config.requireHttps,
     });
+    if (!config.adminToken) {
+      logger.warn("operator access is off", {
+        hint: "set ADMIN_TOKEN (16 characters or more) and restart to use the operator API at /graphql and `npx orgit`",
+      });
+    }
     if (demo) await seedDemo(app.services, config);
 
     let stopping = false;
@@ -77,9 +117,14 @@ export async function boot(runtime: Runtime): Promise<void> {
     runtime.onSignal("SIGINT", () => void shutdown("SIGINT"));
     runtime.onSignal("SIGTERM", () => void shutdown("SIGTERM"));
   } catch (error) {
-    console.error(
-      JSON.stringify({ level: "error", msg: "start-up failed", ...errorFields(error) }),
-    );
+    // one plain line for a person at a terminal; the stack only when asked for
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`orgit could not start: ${message}`);
+    if (runtime.env.LOG_LEVEL === "debug") {
+      console.error(
+        JSON.stringify({ level: "debug", msg: "start-up failed", ...errorFields(error) }),
+      );
+    }
     runtime.exit(1);
   }
 }

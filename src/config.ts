@@ -12,6 +12,10 @@ const EnvSchema = T.Object({
   PORT: T.Optional(T.String({ pattern: "^[0-9]{1,5}$" })),
   HOST: T.Optional(T.String({ minLength: 1 })),
   DATABASE_URL: T.Optional(T.String({ pattern: "^postgres(ql)?://" })),
+  DATABASE_READ_URLS: T.Optional(T.String()),
+  REPLICA_MAX_LAG_MS: T.Optional(PositiveInt),
+  DATABASE_POOLER: T.Optional(T.Union([T.Literal("pgbouncer"), T.Literal("none")])),
+  DATABASE_DIRECT_URL: T.Optional(T.String({ pattern: "^postgres(ql)?://" })),
   DATA_DIR: T.Optional(T.String({ minLength: 1 })),
   ADMIN_TOKEN: T.Optional(T.String({ minLength: 16 })),
   PUBLIC_BASE_URL: T.Optional(T.String({ pattern: "^https?://[^/]+" })),
@@ -24,6 +28,9 @@ const EnvSchema = T.Object({
   RATE_LIMIT_BURST_PER_SEC: T.Optional(PositiveInt),
   REDIS_URL: T.Optional(T.String({ pattern: "^rediss?://" })),
   ALLOW_PRIVATE_WEBHOOK_URLS: T.Optional(Bool),
+  AUDIT_LOG: T.Optional(Bool),
+  WEBHOOK_SECRET_KEY: T.Optional(T.String({ minLength: 32 })),
+  CORS_ORIGINS: T.Optional(T.String()),
   LOG_LEVEL: T.Optional(
     T.Union(["debug", "info", "warn", "error", "silent"].map((level) => T.Literal(level))),
   ),
@@ -33,10 +40,15 @@ const EnvSchema = T.Object({
 const HINTS: Record<string, string> = {
   PORT: "a port number 1-65535",
   DATABASE_URL: "a postgres:// or postgresql:// URL",
+  REPLICA_MAX_LAG_MS: "a positive integer (milliseconds)",
+  DATABASE_POOLER: "pgbouncer or none",
+  DATABASE_DIRECT_URL: "a postgres:// or postgresql:// URL",
   ADMIN_TOKEN: "at least 16 characters",
   PUBLIC_BASE_URL: "an http(s) origin such as https://orgit.example.com",
   REQUIRE_HTTPS: "true or false",
   ALLOW_PRIVATE_WEBHOOK_URLS: "true or false",
+  AUDIT_LOG: "true or false",
+  WEBHOOK_SECRET_KEY: "at least 32 characters",
   RATE_LIMIT_IP_PER_MIN: "a positive integer",
   RATE_LIMIT_KEY_PER_MIN: "a positive integer",
   RATE_LIMIT_BURST_PER_SEC: "a positive integer",
@@ -44,7 +56,14 @@ const HINTS: Record<string, string> = {
   LOG_LEVEL: "one of debug, info, warn, error, silent",
 };
 
-const SECRET = new Set(["ADMIN_TOKEN", "DATABASE_URL", "REDIS_URL"]);
+const SECRET = new Set([
+  "ADMIN_TOKEN",
+  "DATABASE_URL",
+  "DATABASE_READ_URLS",
+  "DATABASE_DIRECT_URL",
+  "REDIS_URL",
+  "WEBHOOK_SECRET_KEY",
+]);
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
@@ -52,6 +71,12 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** read replicas for reads that may lag (DATABASE_READ_URLS) */
+  readUrls: string[];
+  replicaMaxLagMs: number;
+  /** DATABASE_URL is a transaction-mode PgBouncer; LISTEN and migrations use directUrl */
+  pooler?: "pgbouncer";
+  directUrl?: string;
   dataDir?: string;
   adminToken?: string;
   publicBaseUrl: string;
@@ -61,6 +86,16 @@ export interface Config {
   rateLimit: { ipPerMin: number; keyPerMin: number; burstPerSec: number };
   redisUrl?: string;
   allowPrivateWebhookUrls: boolean;
+  /** record every authenticated request in the audit trail (docs/security.md); false only to
+   * measure what recording costs (npm run bench:e2e -- --audit) */
+  auditLog: boolean;
+  /**
+   * what webhook signing secrets are encrypted under at rest (docs/security.md); required in
+   * production, a fixed development key otherwise when unset
+   */
+  webhookSecretKey?: string;
+  /** origins allowed to call /graphql from a browser (CORS), never with credentials */
+  corsOrigins: string[];
   logLevel: LogLevel;
   production: boolean;
 }
@@ -109,6 +144,29 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       );
     }
   }
+  const readUrls = databaseProblems(env_, problems);
+  const corsOrigins = (env_.CORS_ORIGINS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      problems.set(
+        "CORS_ORIGINS",
+        `CORS_ORIGINS has an entry that is not an origin such as https://tools.example.com: "${origin}"`,
+      );
+    }
+  }
+  if (
+    env_.NODE_ENV === "production" &&
+    !env_.WEBHOOK_SECRET_KEY &&
+    !problems.has("WEBHOOK_SECRET_KEY")
+  ) {
+    problems.set(
+      "WEBHOOK_SECRET_KEY",
+      "WEBHOOK_SECRET_KEY must be set in production (at least 32 characters, kept like a password): webhook signing secrets are encrypted under it",
+    );
+  }
   if (problems.size > 0) throw new ConfigError([...problems.values()]);
 
   const host = env_.HOST ?? "127.0.0.1";
@@ -121,6 +179,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port,
     host,
     databaseUrl: env_.DATABASE_URL,
+    readUrls,
+    replicaMaxLagMs: Number(env_.REPLICA_MAX_LAG_MS ?? 5000),
+    pooler: env_.DATABASE_POOLER === "pgbouncer" ? "pgbouncer" : undefined,
+    directUrl: env_.DATABASE_DIRECT_URL,
     dataDir: env_.DATA_DIR,
     adminToken: env_.ADMIN_TOKEN,
     publicBaseUrl: (env_.PUBLIC_BASE_URL ?? `${tls ? "https" : "http"}://${host}:${port}`).replace(
@@ -137,7 +199,39 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     redisUrl: env_.REDIS_URL,
     allowPrivateWebhookUrls: truthy(env_.ALLOW_PRIVATE_WEBHOOK_URLS),
+    auditLog: env_.AUDIT_LOG === undefined || truthy(env_.AUDIT_LOG),
+    webhookSecretKey: env_.WEBHOOK_SECRET_KEY,
+    corsOrigins,
     logLevel: (env_.LOG_LEVEL ?? "info") as LogLevel,
     production,
   };
+}
+
+/** The replicas' and the pooler's variables, which only mean something beside DATABASE_URL. */
+function databaseProblems(env: Static<typeof EnvSchema>, problems: Map<string, string>): string[] {
+  const readUrls = (env.DATABASE_READ_URLS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = readUrls.findIndex((url) => !/^postgres(ql)?:\/\/[^/\s]+/.test(url));
+  if (bad >= 0) {
+    // which entry, never the URL: it may carry a password
+    problems.set(
+      "DATABASE_READ_URLS",
+      `DATABASE_READ_URLS must be a comma-separated list of postgres:// URLs (entry ${bad + 1} is not)`,
+    );
+  } else if (readUrls.length > 0 && !env.DATABASE_URL) {
+    problems.set("DATABASE_READ_URLS", "DATABASE_READ_URLS needs DATABASE_URL (the primary)");
+  }
+  if (env.DATABASE_POOLER === "pgbouncer" && !problems.has("DATABASE_DIRECT_URL")) {
+    if (!env.DATABASE_URL) {
+      problems.set("DATABASE_POOLER", "DATABASE_POOLER=pgbouncer needs DATABASE_URL (the pooler)");
+    } else if (!env.DATABASE_DIRECT_URL) {
+      problems.set(
+        "DATABASE_DIRECT_URL",
+        "DATABASE_DIRECT_URL must be set with DATABASE_POOLER=pgbouncer (a session straight to Postgres for LISTEN/NOTIFY and migrations)",
+      );
+    }
+  }
+  return readUrls;
 }

@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   GONE: 410,
+  /** If-Match / expectedVersion named a version the record no longer has */
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -65,6 +67,10 @@ export const validationFailed = (details: ErrorDetail[]) =>
 export const unauthenticated = (message: string) => new ApiError("UNAUTHENTICATED", message);
 export const forbidden = (message: string) => new ApiError("FORBIDDEN", message);
 export const notFound = (message = "Not found") => new ApiError("NOT_FOUND", message);
+export const tooManyRequests = (message: string) => new ApiError("RATE_LIMITED", message);
+export const versionMismatch = () => new ApiError("PRECONDITION_FAILED", "Version mismatch");
+export const invalidTransition = (from: string, to: string) =>
+  new ApiError("CONFLICT", `Invalid status transition: ${from} → ${to}`);
 
 /** Finds the ApiError behind a GraphQL error (resolvers' errors arrive wrapped). */
 export function asApiError(error: unknown): ApiError | undefined {

@@ -1,47 +1,49 @@
+import type { AuditTrail } from "./auth/audit-trail.ts";
 import type { KeyStore } from "./auth/key-store.ts";
 import type { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import type { Limits } from "./limits/limits.ts";
 import type { Logger } from "./logger.ts";
-import type { AgentReleaseService } from "./modules/agent-releases/service.ts";
-import type { AlertService } from "./modules/alerts/service.ts";
-import type { EquipmentService } from "./modules/equipment/service.ts";
-import type { GroupService } from "./modules/groups/service.ts";
-import type { ApiKeyAdmin } from "./modules/operator/api-keys.ts";
-import type { OperatorService } from "./modules/operator/service.ts";
-import type { ProjectService } from "./modules/projects/service.ts";
-import type { AccountService } from "./modules/settings/accounts.ts";
-import type { OperatorReads } from "./modules/settings/operator-reads.ts";
-import type { MemberKeyService } from "./modules/settings/service.ts";
-import type { TicketService } from "./modules/tickets/service.ts";
-import type { UnitService } from "./modules/units/service.ts";
-import type { MemberService } from "./modules/users/service.ts";
-import type { WebhookService } from "./modules/webhooks/service.ts";
+import type { LiveHub } from "./outbox/live.ts";
+import type { WebhookSecretBox } from "./outbox/secret-box.ts";
+import type { Resolve } from "./outbox/ssrf.ts";
 
-/** Long-lived collaborators, built once per app and handed to resolvers through the context. */
-export interface Services {
+/**
+ * What app.ts builds before any feature: the collaborators every floor may be handed, each
+ * plugin only the members it uses. Features build their domain services from it.
+ */
+export interface Infrastructure {
   config: Config;
   logger: Logger;
   database: Database;
-  keys: KeyStore;
-  operator: OperatorService;
-  apiKeys: ApiKeyAdmin;
-  /** the settings screen: sessions, passwords and invitations, members' own keys */
-  sessions: SessionStore;
-  accounts: AccountService;
-  memberKeys: MemberKeyService;
-  operatorReads: OperatorReads;
   /** rate limits and daily quota; `noLimits` when built with `limits: false` (bench baseline) */
   limits: Limits;
-  projects: ProjectService;
-  tickets: TicketService;
-  equipment: EquipmentService;
-  units: UnitService;
-  groups: GroupService;
-  members: MemberService;
-  agentReleases: AgentReleaseService;
-  alerts: AlertService;
-  webhooks: WebhookService;
+  /** API keys by secret, cached and invalidated across instances */
+  keys: KeyStore;
+  /** the settings screen's sign-in sessions */
+  sessions: SessionStore;
+  /** records requests and key/session events: `auditTrail.record({ kind, organizationId, … })` */
+  auditTrail: AuditTrail;
+  /** the route templates the app answers (filled once its routes are mounted) */
+  routeTemplates: Set<string>;
+  /** seals and opens webhook signing secrets at rest (WEBHOOK_SECRET_KEY, docs/security.md) */
+  webhookSecrets: WebhookSecretBox;
+  /** DNS lookups of the webhook SSRF guard; tests inject one (default: the system's) */
+  resolveHost?: Resolve;
+  /** GraphQL subscriptions: changes heard from every instance, open streams per key */
+  live: LiveHub;
+  /** injectable clock for expiry, rate-limit buckets, quota windows and event times */
   now: () => Date;
 }
+
+/**
+ * The domain services resolvers reach through the GraphQL context. Each feature adds its own
+ * members from its `index.ts` (`declare module "../../services.ts"`), next to how it builds
+ * them, so this file names no feature.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each feature's declaration merging
+export interface DomainServices {}
+
+/** The running app's handle (tests, the demo, the CLI): infrastructure and domain together. */
+export type Services = Infrastructure & DomainServices;

@@ -1,14 +1,15 @@
 import type { Database } from "../db/client.ts";
 import { readWithRetry } from "../db/errors.ts";
-import { recordLastUse } from "../db/queries/api-keys.ts";
 import {
   deregisterInstance,
   instancesSeenSince,
   registerInstance,
   touchInstance,
 } from "../db/queries/service-instances.ts";
-import { unauthenticated } from "../errors.ts";
+import { forbidden, unauthenticated } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { refusedWith } from "./audit-trail.ts";
+import { KeyUse } from "./key-use.ts";
 import { isWellFormedApiKey, sha256Hex } from "./keys.ts";
 import { type KeyRecord, loadKeyRecord } from "./load-principal.ts";
 import type { Principal } from "./principal.ts";
@@ -51,7 +52,7 @@ interface PendingAck {
  */
 export class KeyStore {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly lastUsed = new Map<string, Date>();
+  private readonly use: KeyUse;
   private readonly pending = new Map<string, PendingAck>();
   private readonly instanceId: string;
   private unlisten?: () => Promise<void>;
@@ -64,6 +65,7 @@ export class KeyStore {
   ) {
     // the id its database sessions carry, so that others can see whether it is still alive
     this.instanceId = database.newInstanceId();
+    this.use = new KeyUse(() => database.db, logger);
   }
 
   async start(): Promise<void> {
@@ -105,21 +107,37 @@ export class KeyStore {
     }
   }
 
-  /** Authenticates an `Authorization` header value; throws the contract's 401 otherwise. */
-  async authenticate(secret: string | undefined): Promise<Principal> {
+  /**
+   * Authenticates an `Authorization` header value from a client address (http/client-ip.ts);
+   * throws the contract's 401, or 403 when the key's allowlist does not hold the address.
+   */
+  async authenticate(secret: string | undefined, clientIp?: string): Promise<Principal> {
     if (!secret) throw unauthenticated("Missing API key");
     if (!isWellFormedApiKey(secret)) throw unauthenticated("Invalid API key");
     const hash = sha256Hex(secret);
     const record = await this.lookup(hash);
     if (!record) throw unauthenticated("Invalid API key");
-    if (record.revokedAt) throw unauthenticated("API key revoked");
-    if (record.expiresAt && record.expiresAt.getTime() <= this.now().getTime()) {
-      throw unauthenticated("API key expired");
+    // a recognised key's refusal goes into its organization's audit trail (refusedWith)
+    const key = { apiKeyId: record.keyId, organizationId: record.organizationId };
+    const owner = { ...key, userId: record.principal?.user.id ?? null };
+    if (record.revokedAt) throw refusedWith(unauthenticated("API key revoked"), owner);
+    const now = this.now();
+    // a time, not a flag: every instance refuses the old secret at the same instant
+    if (record.graceEndsAt && record.graceEndsAt.getTime() <= now.getTime()) {
+      throw refusedWith(unauthenticated("API key rotated"), owner);
+    }
+    if (record.expiresAt && record.expiresAt.getTime() <= now.getTime()) {
+      throw refusedWith(unauthenticated("API key expired"), owner);
     }
     if (!record.principal) {
-      throw unauthenticated("API key owner is no longer a member of this organization");
+      const message = "API key owner is no longer a member of this organization";
+      throw refusedWith(unauthenticated(message), owner);
     }
-    this.lastUsed.set(record.keyId, this.now());
+    // the address is not echoed: the caller knows it, a log reader must not learn it from here
+    if (record.allows && !(clientIp && record.allows(clientIp))) {
+      throw refusedWith(forbidden("IP address not allowed for this API key"), owner);
+    }
+    this.use.note(record.keyId, now, record.graceEndsAt ? { ip: clientIp } : undefined);
     return record.principal;
   }
 
@@ -213,15 +231,8 @@ export class KeyStore {
     return record;
   }
 
-  /** Writes last-use times in one statement; called every few seconds and at shutdown. */
-  async flushLastUsed(): Promise<void> {
-    if (this.lastUsed.size === 0) return;
-    const batch = [...this.lastUsed];
-    this.lastUsed.clear();
-    try {
-      await recordLastUse(this.database.db, batch);
-    } catch (error) {
-      this.logger.warn("could not record API key last use", { error: String(error) });
-    }
+  /** Writes last-use times (key-use.ts); called every few seconds and at shutdown. */
+  flushLastUsed(): Promise<void> {
+    return this.use.flush();
   }
 }

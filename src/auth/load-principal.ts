@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { apiKeys, memberships, organizations, roles } from "../db/schema/index.ts";
+import { compileAllowlist } from "./ip-allowlist.ts";
 import { builtInRole, isPermission, isScope, type Permission, type Seat } from "./permissions.ts";
 import type { Principal } from "./principal.ts";
 
@@ -10,6 +11,10 @@ export interface KeyRecord {
   organizationId: string;
   revokedAt: Date | null;
   expiresAt: Date | null;
+  /** set when the key was rotated: its secret is refused from this instant on */
+  graceEndsAt: Date | null;
+  /** whether a client address may use the key; undefined: any address (no allowlist) */
+  allows?: (ip: string) => boolean;
   /** null when the owner is no longer a member */
   principal: Principal | null;
 }
@@ -26,6 +31,8 @@ export async function loadKeyRecord(db: Db, hash: string): Promise<KeyRecord | n
       scopes: apiKeys.scopes,
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
+      graceEndsAt: apiKeys.graceEndsAt,
+      allowedIps: apiKeys.allowedIps,
       userId: apiKeys.userId,
       organization: {
         id: organizations.id,
@@ -60,6 +67,8 @@ export async function loadKeyRecord(db: Db, hash: string): Promise<KeyRecord | n
     organizationId: row.organization.id,
     revokedAt: row.revokedAt,
     expiresAt: row.expiresAt,
+    graceEndsAt: row.graceEndsAt,
+    allows: compileAllowlist(row.allowedIps),
     principal:
       row.role && role
         ? {

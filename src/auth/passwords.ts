@@ -19,29 +19,65 @@ interface Params {
 const OWASP: Params = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
+/** Thrown when the hash queue is full: the caller answers 503 with Retry-After. */
+export class PasswordQueueFull extends Error {
+  constructor() {
+    super("password hash queue full");
+  }
+}
+
 /**
  * Each hash holds 128 MiB while it runs: a burst of sign-in POSTs must queue rather than
- * multiply that (the throttling only counts attempts once they are checked).
+ * multiply that, and the queue itself is bounded so that a burst from many addresses is
+ * refused at once instead of making every sign-in wait behind it (docs/security.md).
  */
-const MAX_CONCURRENT = 4;
-let running = 0;
-const waiting: (() => void)[] = [];
+export class HashQueue {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
 
-async function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
-  while (running >= MAX_CONCURRENT) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    // scrypt needs 128 * N * r bytes; Node's default cap (32 MiB) is below OWASP's N
-    const maxmem = 256 * params.N * params.r;
-    return await new Promise((resolve, reject) => {
-      scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...params, maxmem }, (error, key) =>
-        error ? reject(error) : resolve(key),
-      );
-    });
-  } finally {
-    running--;
-    waiting.shift()?.();
+  constructor(
+    readonly concurrent: number,
+    readonly maxWaiting: number,
+  ) {}
+
+  /** tasks running plus waiting at most; one more is refused */
+  get capacity(): number {
+    return this.concurrent + this.maxWaiting;
   }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running < this.concurrent) this.running++;
+    else if (this.waiting.length >= this.maxWaiting) throw new PasswordQueueFull();
+    // a finishing task hands its slot to the first waiter: `running` stays as it is
+    else await new Promise<void>((go) => this.waiting.push(go));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/**
+ * 4 hashes at once (512 MiB) and 28 more waiting: one address's whole allowance (30 attempts
+ * per 15 minutes) fits, so a single guesser meets the 429 of the throttle; only a burst from
+ * many addresses at once meets the 503, and a sign-in waits at most 8 hash times.
+ */
+export const passwordQueue = new HashQueue(4, 28);
+
+function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+  return passwordQueue.run(
+    () =>
+      new Promise((resolve, reject) => {
+        // scrypt needs 128 * N * r bytes; Node's default cap (32 MiB) is below OWASP's N
+        const maxmem = 256 * params.N * params.r;
+        scrypt(password.normalize("NFC"), salt, KEY_LENGTH, { ...params, maxmem }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -11,10 +11,12 @@ export const PERMISSIONS = [
   "projects.view",
   "projects.manage",
   "webhooks.manage",
+  /** the usage and audit trail; effective on ADMIN seats only (docs/security.md) */
+  "audit.view",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** Key scopes: the seed's table plus the project and webhook module scopes. */
+/** Key scopes: interface A's (docs/api.md) plus the project, webhook and audit module scopes. */
 export const SCOPES = [
   "equipment:read",
   "equipment:write",
@@ -30,6 +32,7 @@ export const SCOPES = [
   "projects:write",
   "webhooks:read",
   "webhooks:write",
+  "audit:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

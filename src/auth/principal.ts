@@ -1,5 +1,10 @@
 import type { Permission, Plan, Scope, Seat } from "./permissions.ts";
 
+/** The session principal of the settings screen: a signed-in person, no organization yet. */
+export interface Member {
+  userId: string;
+}
+
 /** Who is calling: the organization, the key's owner with their role, and the key itself. */
 export interface Principal {
   organization: {

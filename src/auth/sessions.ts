@@ -6,6 +6,8 @@ import { randomBase62, sha256Hex } from "./keys.ts";
 export const SESSION_COOKIE = "orgit_session";
 export const SESSION_IDLE_MS = 12 * 3600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 86_400_000;
+/** a session that may only add a passkey lasts long enough for that, no longer */
+export const ENROLL_ONLY_SESSION_MS = 15 * 60_000;
 /** last-seen is written at most this often, so reading a page is not always a write */
 const TOUCH_MS = 60_000;
 /** 43 base62 characters: about 256 bits, unguessable */
@@ -18,6 +20,8 @@ export interface SessionMember {
   email: string;
   firstName: string;
   lastName: string;
+  /** a password session that may only add a passkey (docs/decisions.md §12) */
+  enrollOnly: boolean;
 }
 
 export class SessionStore {
@@ -31,7 +35,11 @@ export class SessionStore {
   }
 
   /** A new session with a new random id (never reused across sign-ins); returns the cookie value. */
-  async create(userId: string, db: Executor = this.db): Promise<string> {
+  async create(
+    userId: string,
+    db: Executor = this.db,
+    options: { enrollOnly?: boolean } = {},
+  ): Promise<string> {
     const token = randomBase62(TOKEN_LENGTH);
     const now = this.now();
     await this.prune(db);
@@ -39,7 +47,10 @@ export class SessionStore {
       tokenHash: sha256Hex(token),
       userId,
       createdAt: now,
-      expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+      expiresAt: new Date(
+        now.getTime() + (options.enrollOnly ? ENROLL_ONLY_SESSION_MS : SESSION_ABSOLUTE_MS),
+      ),
+      enrollOnly: options.enrollOnly ?? false,
     });
     return token;
   }
@@ -64,6 +75,16 @@ export class SessionStore {
   async end(token: string | undefined): Promise<void> {
     if (!token) return;
     await q.deleteSession(this.db, { tokenHash: sha256Hex(token) });
+  }
+
+  /** Makes `flashId` the one message this session may be shown (an older one is dropped). */
+  async setFlash(sessionId: string, flashId: string): Promise<void> {
+    await q.setSessionFlash(this.db, sessionId, flashId);
+  }
+
+  /** True once for the session's current flash id, false after (single use across instances). */
+  takeFlash(sessionId: string, flashId: string): Promise<boolean> {
+    return q.takeSessionFlash(this.db, sessionId, flashId);
   }
 
   /** Ends every session of a user (new password, removal from an organization). */

@@ -2,8 +2,7 @@
  * Operator commands of the settings screen (docs/decisions.md §10): sign-in for members, and
  * reading what exists. Same table shape as commands.ts, which merges these in.
  */
-import type { Command } from "./commands.ts";
-import { int, record, usageError } from "./io.ts";
+import { type Command, int, record, usageError } from "./io.ts";
 
 const when = (value: unknown) => (value ? String(value) : "-");
 
@@ -76,8 +75,8 @@ export const ACCOUNT_COMMANDS: Record<string, Command> = {
   "show-org": {
     usage: "--id ID",
     document: `query ($id: ID!) { organization(id: $id) {
-      id name plan dailyQuota unlimitedQuota createdAt
-      members { role createdAt user { id email firstName lastName } }
+      id name plan dailyQuota unlimitedQuota requirePasskey createdAt
+      members { role createdAt passkeys user { id email firstName lastName } }
       roles { name seat permissions }
       ingestSources { cidr label }
       apiKeys ${KEY_FIELDS}
@@ -88,6 +87,7 @@ export const ACCOUNT_COMMANDS: Record<string, Command> = {
       const { members, roles, ingestSources, apiKeys, ...org } = result as {
         members: {
           role: string;
+          passkeys: number;
           user: { id: string; email: string; firstName: string; lastName: string };
         }[];
         roles: { name: string; seat: string; permissions: string[] }[];
@@ -100,7 +100,7 @@ export const ACCOUNT_COMMANDS: Record<string, Command> = {
         ...(members.length
           ? members.map(
               (m) =>
-                `  ${m.user.id}  ${m.role.padEnd(10)}  ${m.user.email}  (${m.user.firstName} ${m.user.lastName})`,
+                `  ${m.user.id}  ${m.role.padEnd(10)}  ${m.user.email}  (${m.user.firstName} ${m.user.lastName})  passkeys=${m.passkeys}`,
             )
           : ["  (none)"]),
         "custom roles:",

@@ -3,32 +3,23 @@ import {
   bool,
   CliError,
   type CliIo,
+  type Command,
   DEFAULT_URL,
-  type Flags,
   flagNames,
   int,
   list,
   parseFlags,
+  pick,
   record,
   request,
   resolveTarget,
   usageError,
 } from "./io.ts";
+import { KEY_COMMANDS } from "./key-commands.ts";
 
-export type { CliIo, FetchLike } from "./io.ts";
+export type { CliIo, Command, FetchLike } from "./io.ts";
 
-export interface Command {
-  /** flags in usage notation; the bracketed ones are optional, every other one is required */
-  usage: string;
-  /** one operator operation (schema/operator.graphql, settings.graphql); its one root field is the result */
-  document: string;
-  title: string;
-  variables(flags: Flags, env: CliIo["env"]): Record<string, unknown>;
-  /** custom text output; by default the title and one line per field */
-  describe?(result: unknown): string[];
-}
-
-const ORG = "{ id name plan dailyQuota unlimitedQuota createdAt }";
+const ORG = "{ id name plan dailyQuota unlimitedQuota requirePasskey createdAt }";
 const KEY = "{ id organizationId userId name prefix scopes expiresAt revokedAt createdAt }";
 const mutation = (type: string, field: string, selection: string) =>
   `mutation ($input: ${type}!) { ${field}(input: $input) ${selection} }`;
@@ -43,7 +34,8 @@ const COMMANDS: Record<string, Command> = {
     }),
   },
   "update-org": {
-    usage: "--id ID [--name N] [--plan P] [--daily-quota N|default] [--unlimited true|false]",
+    usage:
+      "--id ID [--name N] [--plan P] [--daily-quota N|default] [--unlimited true|false] [--require-passkey true|false]",
     document: `mutation ($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) ${ORG} }`,
     title: "organization updated",
     variables: (f) => {
@@ -54,6 +46,7 @@ const COMMANDS: Record<string, Command> = {
         // an explicit null is how the API resets the quota to the plan's default
         dailyQuota: quota === "default" ? null : int(quota, "daily-quota"),
         unlimitedQuota: bool(f.unlimited, "unlimited"),
+        requirePasskey: bool(f["require-passkey"], "require-passkey"),
       };
       if (Object.values(input).every((v) => v === undefined)) throw usageError("nothing to change");
       return { id: f.id, input };
@@ -105,19 +98,27 @@ const COMMANDS: Record<string, Command> = {
   "create-key": {
     usage:
       "--org ID --user ID --name N --scopes a,b " +
-      "[--expires-in NEVER|DAYS_30|DAYS_90|MONTHS_6|YEAR_1 | --expires-at ISO]",
+      "[--expires-in DAYS_30|DAYS_90 (default)|MONTHS_6|YEAR_1|NEVER | --expires-at ISO] [--allowed-ips a,b]",
     document: mutation("CreateApiKeyInput", "createApiKey", `{ apiKey ${KEY} secret }`),
     title: "API key created",
     variables: (f) => {
       const at = f["expires-at"];
       if (at !== undefined && f["expires-in"] !== undefined)
         throw usageError("give --expires-in or --expires-at, not both");
-      // the API insists on an explicit choice; the CLI's default is a key that never expires
+      // the API insists on an explicit choice; the CLI's default is the settings page's (90
+      // days), and a key that never expires must be asked for with --expires-in NEVER
       const expiry =
-        at !== undefined ? { expiresAt: at } : { expiresIn: f["expires-in"] ?? "NEVER" };
+        at !== undefined ? { expiresAt: at } : { expiresIn: f["expires-in"] ?? "DAYS_90" };
       const { org, user, name } = f;
       return {
-        input: { organizationId: org, userId: user, name, scopes: list(f.scopes), ...expiry },
+        input: {
+          organizationId: org,
+          userId: user,
+          name,
+          scopes: list(f.scopes),
+          allowedIps: f["allowed-ips"] === undefined ? undefined : list(f["allowed-ips"]),
+          ...expiry,
+        },
       };
     },
     describe: (result) => {
@@ -160,6 +161,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...ACCOUNT_COMMANDS,
+  ...KEY_COMMANDS,
 };
 
 const HELP = `usage: npx orgit <command> [flags]   (or: npm run cli -- <command> [flags])
@@ -174,11 +176,12 @@ global flags:
   --url URL      service base URL (env ORGIT_URL, default ${DEFAULT_URL})
   --token TOKEN  operator token (env ADMIN_TOKEN; prefer the env, flags show up in ps)
   --json         print the GraphQL "data" field as JSON instead of text
+  --get FIELD    print one field of the result alone (id, apiKey.id, secret…), for scripts
   -h, --help     show usage
 `;
 
 const commandUsage = (name: string, command: Command) =>
-  `usage: npx orgit ${name} ${command.usage} [--json]\n` +
+  `usage: npx orgit ${name} ${command.usage} [--json | --get FIELD]\n` +
   "(npx orgit help: all commands and global flags)\n";
 
 /** Runs one CLI invocation and returns its exit code: 0 done, 1 failed, 2 bad usage. */
@@ -220,7 +223,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const target = resolveTarget(parsed.flags, io.env);
   const data = await request(io, target, command.document, variables);
-  if (parsed.json) {
+  if (parsed.get !== undefined) {
+    io.stdout(`${pick(Object.values(data)[0], parsed.get)}\n`);
+  } else if (parsed.json) {
     io.stdout(`${JSON.stringify(data, null, 2)}\n`);
   } else {
     const result = Object.values(data)[0];

@@ -40,7 +40,8 @@ export const operatorTokenRefused = (said?: string) =>
   "error: the service refused the operator token" +
   (said ? ` (it answered 401 ${said})` : " (401)") +
   ": --token or ADMIN_TOKEN must equal the ADMIN_TOKEN the service was started with " +
-  "(`npm run demo` prints it)";
+  "(`npm run demo` prints it; a service started without ADMIN_TOKEN has operator access off " +
+  "and refuses every token: restart it with ADMIN_TOKEN set)";
 
 export function resolveTarget(flags: { url?: string; token?: string }, env: CliIo["env"]): Target {
   const base = flags.url ?? env.ORGIT_URL ?? DEFAULT_URL;
@@ -135,6 +136,7 @@ export const flagNames = (usage: string, requiredOnly = false) =>
 export function parseFlags(usage: string, args: string[]) {
   const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
     json: { type: "boolean" },
+    get: { type: "string" },
     help: { type: "boolean", short: "h" },
     url: { type: "string" },
     token: { type: "string" },
@@ -146,8 +148,30 @@ export function parseFlags(usage: string, args: string[]) {
   } catch (error) {
     throw usageError(error instanceof Error ? error.message : String(error));
   }
-  const { json, help, ...rest } = values;
-  return { json: json === true, help: help === true, flags: rest as Flags };
+  const { json, help, get, ...rest } = values;
+  return {
+    json: json === true,
+    help: help === true,
+    get: typeof get === "string" ? get : undefined,
+    flags: rest as Flags,
+  };
+}
+
+/**
+ * `--get id`, `--get apiKey.id`: one field of the result, alone on its line, for a script to
+ * capture (`ORG=$(npx orgit create-org --name Acme --get id)`).
+ */
+export function pick(result: unknown, path: string): string {
+  let value: unknown = result;
+  for (const part of path.split(".")) {
+    if (value === null || typeof value !== "object" || !(part in value)) {
+      const known = value && typeof value === "object" ? Object.keys(value).join(", ") : "none";
+      throw new CliError(`error: the answer has no field ${path} (fields here: ${known})`, 1);
+    }
+    value = (value as Record<string, unknown>)[part];
+  }
+  if (value !== null && typeof value === "object") return JSON.stringify(value);
+  return String(value);
 }
 
 export function int(value: string | undefined, flag: string): number | undefined {
@@ -178,4 +202,15 @@ export function record(title: string, value: unknown): string[] {
       `  ${key}: ${v === null ? (NULL_MEANS[key] ?? "-") : Array.isArray(v) ? v.join(",") : v}`,
   );
   return [title, ...fields];
+}
+
+export interface Command {
+  /** flags in usage notation; the bracketed ones are optional, every other one is required */
+  usage: string;
+  /** one operator operation (schema/operator.graphql, settings.graphql); its one root field is the result */
+  document: string;
+  title: string;
+  variables(flags: Flags, env: CliIo["env"]): Record<string, unknown>;
+  /** custom text output; by default the title and one line per field */
+  describe?(result: unknown): string[];
 }

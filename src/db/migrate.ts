@@ -6,8 +6,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import type { Executor } from "./client.ts";
 import { pgErrorCode } from "./errors.ts";
+import type { Executor } from "./types.ts";
 
 const migrationsFolder = decodeURIComponent(new URL("../../drizzle", import.meta.url).pathname);
 /** arbitrary constant: serialises migrations when several instances start at once */

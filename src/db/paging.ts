@@ -1,7 +1,9 @@
-import { type SQL, sql } from "drizzle-orm";
-import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
+import { and, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
+import { validationFailed } from "../errors.ts";
 import { Problems } from "../validation.ts";
 import type { Executor } from "./client.ts";
+import { afterCursor, type Cursor, decodeCursor, encodeCursor } from "./cursor.ts";
 
 /**
  * `ORDER BY column DESC NULLS LAST, …`: newest first, in the very order of the list indexes
@@ -21,17 +23,30 @@ export const MAX_OFFSET = 2_147_483_647;
 export interface PageArgs {
   limit?: number | null;
   offset?: number | null;
+  /** a cursor from the previous page (docs/decisions.md §13); not with offset */
+  after?: string | null;
 }
 
 export interface Page<T> {
   data: T[];
-  pagination: { total: number; limit: number; offset: number };
+  pagination: { total: number; limit: number; offset: number; nextCursor: string | null };
+}
+
+/** Where a page starts: an offset, or the row after a cursor (then `offset` is the cursor's count). */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+  after?: Cursor;
 }
 
 /** Applies defaults and checks bounds, so GraphQL callers get the same 400 as REST callers. */
-export function pageWindow(args: PageArgs): { limit: number; offset: number } {
+export function pageWindow(args: PageArgs): PageWindow {
   const limit = args.limit ?? PAGE_LIMIT.default;
-  const offset = args.offset ?? 0;
+  if (args.after != null && args.offset != null) {
+    throw validationFailed([{ path: ["after"], message: "Give either after or offset, not both" }]);
+  }
+  const after = args.after != null ? decodeCursor(args.after) : undefined;
+  const offset = after ? after.before : (args.offset ?? 0);
   new Problems()
     .check(
       Number.isInteger(limit) && limit >= PAGE_LIMIT.min && limit <= PAGE_LIMIT.max,
@@ -40,7 +55,19 @@ export function pageWindow(args: PageArgs): { limit: number; offset: number } {
     )
     .check(Number.isInteger(offset) && offset >= 0, ["offset"], "Must be an integer ≥ 0")
     .throwIfAny();
-  return { limit, offset };
+  return after ? { limit, offset, after } : { limit, offset };
+}
+
+/** The cursor of a page's next page, or null when it is the last one. */
+export function nextCursor(
+  window: PageWindow,
+  rows: number,
+  total: number,
+  last: { at: Date; id: string } | undefined,
+): string | null {
+  const before = window.offset + rows;
+  if (!last || rows < window.limit || before >= total) return null;
+  return encodeCursor({ before, at: last.at, id: last.id });
 }
 
 /**
@@ -53,18 +80,31 @@ export function pageWindow(args: PageArgs): { limit: number; offset: number } {
 export async function fetchPage<Q extends PgSelect, T>(
   db: Executor,
   query: Q,
-  count: { from: Parameters<Executor["$count"]>[0]; where?: SQL },
+  count: { from: PgTable; where?: SQL },
   order: PgColumn[],
-  window: { limit: number; offset: number },
+  window: PageWindow,
   map: (row: Awaited<Q>[number]) => T,
+  /** the sort time and id of a row, for the next page's cursor */
+  key: (row: Awaited<Q>[number]) => { at: Date; id: string },
 ): Promise<Page<T>> {
-  const rows = (await query
-    .orderBy(...newestFirst(...order))
-    .limit(window.limit)
-    .offset(window.offset)) as Awaited<Q>;
-  const tellsTotal = rows.length < window.limit && (rows.length > 0 || window.offset === 0);
-  const total = tellsTotal ? window.offset + rows.length : await db.$count(count.from, count.where);
-  return { data: rows.map(map), pagination: { total, ...window } };
+  const { limit, offset, after } = window;
+  // with a cursor: the same filter plus "after that row", from where the index has it
+  const scoped = after
+    ? query.where(and(count.where, afterCursor(count.from, count.where, order, after)))
+    : query.offset(offset);
+  const rows = (await scoped.orderBy(...newestFirst(...order)).limit(limit)) as Awaited<Q>;
+  const tellsTotal = rows.length < limit && (rows.length > 0 || offset === 0);
+  const total = tellsTotal ? offset + rows.length : await db.$count(count.from, count.where);
+  const last = rows.at(-1);
+  return {
+    data: rows.map(map),
+    pagination: {
+      total,
+      limit,
+      offset,
+      nextCursor: nextCursor(window, rows.length, total, last && key(last)),
+    },
+  };
 }
 
 /** Interface B lists (projects, webhooks, deliveries): page ≥ 1 (default 1), limit 1..100 (default 10). */
@@ -73,11 +113,22 @@ export const PAGE_NUMBER_LIMITS = {
   limit: { min: 1, max: 100, default: 10 },
 } as const;
 
-/** Defaults and bounds of an interface B page, the same 400 for REST and GraphQL callers. */
-export function pageNumberWindow(args: { page?: number | null; limit?: number | null }) {
+/**
+ * Defaults and bounds of an interface B page, the same 400 for REST and GraphQL callers. With a
+ * cursor (`after`, not with `page`) the page is the one the cursor's count falls in.
+ */
+export function pageNumberWindow(args: {
+  page?: number | null;
+  limit?: number | null;
+  after?: string | null;
+}): PageWindow & { page: number } {
   const { page: p, limit: l } = PAGE_NUMBER_LIMITS;
-  const page = args.page ?? p.default;
+  if (args.after != null && args.page != null) {
+    throw validationFailed([{ path: ["after"], message: "Give either after or page, not both" }]);
+  }
+  const after = args.after != null ? decodeCursor(args.after) : undefined;
   const limit = args.limit ?? l.default;
+  const page = after ? Math.floor(after.before / Math.max(1, limit)) + 1 : (args.page ?? p.default);
   new Problems()
     .check(
       Number.isInteger(page) && page >= p.min && page <= p.max,
@@ -90,5 +141,37 @@ export function pageNumberWindow(args: { page?: number | null; limit?: number | 
       `Must be an integer from ${l.min} to ${l.max}`,
     )
     .throwIfAny();
-  return { page, limit };
+  const offset = after ? after.before : (page - 1) * limit;
+  return after ? { page, limit, offset, after } : { page, limit, offset };
+}
+
+export interface PageNumberArgs {
+  page?: number | null;
+  limit?: number | null;
+  after?: string | null;
+}
+
+/** An interface B page's pagination, with the next page's cursor. */
+export function numberedPage(
+  window: PageWindow & { page: number },
+  rows: { createdAt: Date; id: string }[],
+  total: number,
+) {
+  const last = rows.at(-1);
+  const next = nextCursor(window, rows.length, total, last && { at: last.createdAt, id: last.id });
+  return { page: window.page, limit: window.limit, total, nextCursor: next };
+}
+
+/** A page query from a window: after the cursor's row, or skipping `offset` rows. */
+export function windowed<Q extends PgSelect>(
+  query: Q,
+  table: PgTable,
+  where: SQL,
+  order: PgColumn[],
+  window: PageWindow,
+): Q {
+  const scoped = window.after
+    ? query.where(and(where, afterCursor(table, where, order, window.after)))
+    : query.offset(window.offset);
+  return scoped.orderBy(...newestFirst(...order)).limit(window.limit) as Q;
 }

@@ -33,7 +33,8 @@ export async function seedDemo(services: Services, config: Config): Promise<{ se
   const { secret } = await services.apiKeys.createApiKey({
     organizationId: people.orgId,
     userId: people.adminId,
-    name: `demo key ${new Date().toISOString()}`,
+    // one key per start of the demo, told apart by when it was made
+    name: `Demo key, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     scopes: [...SCOPES],
     expiresIn: "DAYS_30",
   });

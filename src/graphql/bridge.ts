@@ -1,7 +1,5 @@
-import type { Principal } from "../auth/principal.ts";
-import type { Member } from "../modules/settings/service.ts";
-import type { Services } from "../services.ts";
-import { createContext } from "./context.ts";
+import type { Member, Principal } from "../auth/principal.ts";
+import { createContext, type GraphQLDeps } from "./context.ts";
 import type { OperationExecutor } from "./executor.ts";
 import type { Operation, RunOperation } from "./operations.ts";
 
@@ -13,17 +11,17 @@ import type { Operation, RunOperation } from "./operations.ts";
 export class OperationBridge {
   constructor(
     private readonly executor: OperationExecutor,
-    private readonly services: Services,
+    private readonly deps: GraphQLDeps,
   ) {}
 
   /** `run` for a request authenticated by an API key (built once per request). */
   forKey(principal: Principal): RunOperation {
-    return this.runner(createContext(this.services, { principal }));
+    return this.runner(createContext(this.deps, { principal }));
   }
 
   /** `run` for a person signed in to the settings screen. */
   forMember(member: Member): RunOperation {
-    return this.runner(createContext(this.services, { member }));
+    return this.runner(createContext(this.deps, { member }));
   }
 
   private runner(context: ReturnType<typeof createContext>): RunOperation {

@@ -1,14 +1,19 @@
 import type { AuthContext } from "../auth/guard.ts";
-import type { Principal } from "../auth/principal.ts";
-import type { Member } from "../modules/settings/service.ts";
-import type { Services } from "../services.ts";
+import type { Member, Principal } from "../auth/principal.ts";
+import type { DomainServices } from "../services.ts";
+
+/** What the schema's resolvers are built over: the features' services and the clock. */
+export interface GraphQLDeps {
+  services: DomainServices;
+  /** for values computed at read time (a key's status) */
+  now: () => Date;
+}
 
 /**
- * What every resolver receives: who is calling and the services. Nothing request-scoped is
+ * What every resolver receives: who is calling, the domain services and the clock. Nothing request-scoped is
  * built here: every request pays for it, and the two DataLoaders that once were had no reader.
  */
-export interface GraphQLContext extends AuthContext {
-  services: Services;
+export interface GraphQLContext extends AuthContext, GraphQLDeps {
   /**
    * A person signed in to the settings screen. Set only by the pages, which run operations
    * in-process; /graphql never builds a context with it, so a session cookie opens nothing there.
@@ -17,7 +22,7 @@ export interface GraphQLContext extends AuthContext {
 }
 
 export function createContext(
-  services: Services,
+  { services, now }: GraphQLDeps,
   auth: { principal?: Principal | null; operator?: boolean; member?: Member | null },
 ): GraphQLContext {
   return {
@@ -25,5 +30,6 @@ export function createContext(
     operator: auth.operator ?? false,
     member: auth.member ?? null,
     services,
+    now,
   };
 }

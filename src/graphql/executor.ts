@@ -1,5 +1,6 @@
 import { type GraphQLSchema, Kind, parse, validate } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import type { ReadRouting } from "../db/database.ts";
 import { readWithRetry } from "../db/errors.ts";
 import { asApiError, validationFailed } from "../errors.ts";
 import type { GraphQLContext } from "./context.ts";
@@ -25,7 +26,12 @@ interface Compiled {
 export class OperationExecutor {
   private readonly compiled = new Map<Operation, Compiled>();
 
-  constructor(schema: GraphQLSchema, source: readonly Operation[] = operations) {
+  constructor(
+    schema: GraphQLSchema,
+    source: readonly Operation[] = operations,
+    /** read replicas: queries may run there, a mutation remembers its caller's WAL position */
+    private readonly reads?: ReadRouting,
+  ) {
     const problems: string[] = [];
     for (const operation of source) {
       const text = operation.toString();
@@ -69,13 +75,28 @@ export class OperationExecutor {
         context,
         variables as Record<string, unknown> | undefined,
       );
-      const first = result.errors?.[0];
-      if (first) throw asApiError(first) ?? variableError(first) ?? first.originalError ?? first;
+      const errors = result.errors;
+      if (errors?.length) {
+        // the cause, not its echo: a resolver that failed (a lost connection) also nulls its
+        // non-null parents, and those "Cannot return null" errors carry no original error
+        const cause =
+          errors.find((e) => asApiError(e)) ?? errors.find((e) => e.originalError) ?? errors[0];
+        const first = cause as NonNullable<typeof cause>;
+        throw asApiError(first) ?? variableError(first) ?? first.originalError ?? first;
+      }
       return result.data as Result;
     };
+    const { reads } = this;
     // a read caught in a lost connection runs once more; a mutation never runs twice: its
     // transaction may have committed just before the connection went
-    return compiled.read ? readWithRetry(run) : run();
+    if (!reads) return compiled.read ? readWithRetry(run) : run();
+    const who = callerOf(context);
+    if (compiled.read) return readWithRetry(() => reads.read(who, run));
+    try {
+      return await run();
+    } finally {
+      await reads.wrote(who);
+    }
   }
 }
 
@@ -88,4 +109,15 @@ function variableError(error: { message: string; path?: readonly unknown[] }) {
   if (!match) return undefined;
   const detail = error.message.split("; ").slice(1).join("; ") || "Invalid value";
   return validationFailed([{ path: [match[1] as string], message: detail }]);
+}
+
+/** whose writes a read must see (docs/decisions.md, read replicas): the key, or the person */
+export function callerOf(context: {
+  principal: { apiKey: { id: string } } | null;
+  member: { userId: string } | null;
+  operator: boolean;
+}): string | undefined {
+  if (context.principal) return `key:${context.principal.apiKey.id}`;
+  if (context.member) return `user:${context.member.userId}`;
+  return context.operator ? "operator" : undefined;
 }

@@ -2,7 +2,13 @@ import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesPlugin } from "@escape.tech/graphql-armor-max-directives";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
-import { GraphQLError } from "graphql";
+import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
+} from "graphql";
 import { type ComplexityEstimatorArgs, getComplexity } from "graphql-query-complexity";
 import type { Plugin } from "graphql-yoga";
 
@@ -24,6 +30,16 @@ export const GRAPHQL_LIMITS = {
   schemaCost: 2_000,
   /** an introspection `__type(name:)` */
   typeCost: 100,
+  /**
+   * fields the cost check expands (fragments spread in place); a document larger than this
+   * cannot be measured and is refused
+   */
+  maxCostNodes: 10_000,
+  /**
+   * each item of a list given to a mutation (written rows): one request writes about 200
+   * items at most, one full bulk creation of 100 and change
+   */
+  writeItemCost: 50,
   /** the page size of a list field called without `limit` (the API's default) */
   defaultPageSize: 50,
   /** characters of the JSON answer (about its bytes); larger answers are replaced by an error */
@@ -39,7 +55,10 @@ export const limitError = (message: string, code: string) =>
  * times that page size, given or defaulted, so `equipments(limit: 200) { data { id } }` costs
  * about 400; introspection costs what answering it costs, the size of the schema.
  */
-export function fieldCost({ field, args, childComplexity }: ComplexityEstimatorArgs): number {
+export function fieldCost({ type, field, args, childComplexity }: ComplexityEstimatorArgs): number {
+  if (type.name === "Mutation") {
+    return 1 + childComplexity + GRAPHQL_LIMITS.writeItemCost * listItems(args);
+  }
   if (field.name === "__schema") return GRAPHQL_LIMITS.schemaCost + childComplexity;
   if (field.name === "__type") return GRAPHQL_LIMITS.typeCost + childComplexity;
   const hasLimit = field.args.some((arg) => arg.name === "limit");
@@ -49,34 +68,67 @@ export function fieldCost({ field, args, childComplexity }: ComplexityEstimatorA
   return 1 + childComplexity * Math.max(1, limit);
 }
 
+/** Items of every list inside a mutation's arguments (`input.items`, nested lists too). */
+function listItems(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, item) => n + 1 + listItems(item), 0);
+  if (value && typeof value === "object") {
+    return Object.values(value).reduce((n: number, item) => n + listItems(item), 0);
+  }
+  return 0;
+}
+
+/** True when the variables do not coerce: execution then refuses them in GraphQL's words. */
+function variablesRefused(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): boolean {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return true;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  return "errors" in coerced && !!coerced.errors?.length;
+}
+
+const costRefusal = (message: string) => ({ errors: [limitError(message, "COST_LIMIT")] });
+
 /**
  * The cost check runs when the operation is about to execute, because only then are the
  * variables known (`limit: $n`); a validation rule would also be cached by document alone.
+ * A document the cost library cannot measure (past its node cap) is refused, never run
+ * unchecked.
  */
 const costPlugin: Plugin = {
   onExecute({ args, setResultAndStopExecution }) {
+    const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+    const operationName = args.operationName ?? undefined;
     let cost: number;
     try {
       cost = getComplexity({
         schema: args.schema,
         query: args.document,
-        variables: (args.variableValues ?? {}) as Record<string, unknown>,
-        operationName: args.operationName ?? undefined,
+        variables,
+        operationName,
         estimators: [fieldCost],
+        maxQueryNodes: GRAPHQL_LIMITS.maxCostNodes,
       });
     } catch {
-      return; // variables that do not coerce: execution reports them in its usual words
+      if (variablesRefused(args.schema, args.document, operationName, variables)) return;
+      setResultAndStopExecution(
+        costRefusal(
+          `Query too large to measure: more than ${GRAPHQL_LIMITS.maxCostNodes} fields once ` +
+            "fragments are expanded; ask for fewer fields, fragments or aliases",
+        ),
+      );
+      return;
     }
     if (cost > GRAPHQL_LIMITS.maxCost) {
-      setResultAndStopExecution({
-        errors: [
-          limitError(
-            `Query cost ${cost} exceeds the limit of ${GRAPHQL_LIMITS.maxCost}; ` +
-              "ask for smaller pages (limit), fewer fields or fewer aliases",
-            "COST_LIMIT",
-          ),
-        ],
-      });
+      setResultAndStopExecution(
+        costRefusal(
+          `Query cost ${cost} exceeds the limit of ${GRAPHQL_LIMITS.maxCost}; ` +
+            "ask for smaller pages (limit), fewer fields, fewer aliases or fewer items to write",
+        ),
+      );
     }
   },
 };

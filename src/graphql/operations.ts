@@ -1,5 +1,5 @@
-import * as generated from "./generated.ts";
-import { TypedDocumentString } from "./generated.ts";
+import * as generated from "../generated/graphql.ts";
+import { TypedDocumentString } from "../generated/graphql.ts";
 
 /**
  * A REST route's GraphQL operation: a typed document generated from

@@ -1,12 +1,16 @@
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga } from "graphql-yoga";
 import type { Principal } from "../auth/principal.ts";
+import type { Config } from "../config.ts";
+import type { ReadRouting } from "../db/database.ts";
 import { asApiError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
 import { errorFields } from "../logger.ts";
-import type { Services } from "../services.ts";
-import { createContext } from "./context.ts";
+import { createContext, type GraphQLDeps } from "./context.ts";
 import { inputGuardPlugin } from "./input-guard-plugin.ts";
 import { graphqlLimitPlugins } from "./limits.ts";
+import { readRoutingPlugin } from "./read-routing-plugin.ts";
+import { compileRepeatedDocuments } from "./repeat-compiler.ts";
 
 /** What the transport (http/graphql-route.ts) hands Yoga with each request. */
 export interface ServerContext {
@@ -30,11 +34,38 @@ const GRAPHIQL = {
 };
 
 /**
+ * CORS for /graphql (docs/security.md): only an origin listed in CORS_ORIGINS is answered, by
+ * its own name, and never with credentials (callers send an API key header, not cookies).
+ * Yoga's default would echo any Origin with credentials allowed.
+ */
+function corsFor(origins: string[]) {
+  const allowed = new Set(origins);
+  return (request: Request) => {
+    const origin = request.headers.get("origin");
+    if (!origin || !allowed.has(origin)) return false as const;
+    return {
+      origin: [origin],
+      credentials: false,
+      methods: ["GET", "POST"],
+      allowedHeaders: ["authorization", "content-type"],
+      maxAge: 600,
+    };
+  };
+}
+
+/**
  * The graphql-yoga server behind /graphql, for internal tools (API key) and operators
  * (ADMIN_TOKEN); http/graphql-route.ts authenticates and hands it the request.
  */
-export function createGraphQLServer(services: Services, schema: GraphQLSchema) {
-  const { config, logger } = services;
+export function createGraphQLServer(
+  {
+    config,
+    logger,
+    graphql,
+    reads,
+  }: { config: Config; logger: Logger; graphql: GraphQLDeps; reads?: ReadRouting },
+  schema: GraphQLSchema,
+) {
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -44,9 +75,15 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema) {
     renderGraphiQL: async (options) =>
       (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,
+    cors: corsFor(config.corsOrigins),
     logging: false,
-    context: ({ principal, operator }) => createContext(services, { principal, operator }),
-    plugins: [...graphqlLimitPlugins(), inputGuardPlugin()],
+    context: ({ principal, operator }) => createContext(graphql, { principal, operator }),
+    plugins: [
+      ...graphqlLimitPlugins(),
+      inputGuardPlugin(),
+      compileRepeatedDocuments(),
+      ...readRoutingPlugin(reads),
+    ],
     maskedErrors: {
       maskError(error, _message, _isDev) {
         if (asApiError(error)) return error as Error;

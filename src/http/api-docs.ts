@@ -4,6 +4,7 @@ import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import { type AnyElysia, Elysia } from "elysia";
 import type { Config } from "../config.ts";
 import { finishDocument, type OpenApiDocument, type RouteInfo } from "./openapi-document.ts";
+import type { OpenApiNames } from "./openapi-names.ts";
 
 /**
  * The API reference: Swagger UI at /swagger (and /swagger/), the OpenAPI 3.1 document at
@@ -69,11 +70,11 @@ const html = () =>
   });
 
 /**
- * Routes of the reference. The document describes every route of the app this plugin is used
+ * Routes of the reference, with the names the features declare (src/features.ts). The document describes every route of the app this plugin is used
  * in (Elysia hands a plugin its parent's route list); it is built on first request, when all
  * routes are registered, and kept.
  */
-export const apiDocs = (config: Config) => {
+export const apiDocs = (config: Config, names: OpenApiNames) => {
   let document: OpenApiDocument | undefined;
   const plugin: AnyElysia = new Elysia({ name: "api-docs" })
     .get("/swagger", html, { detail: { hide: true } })
@@ -108,6 +109,7 @@ export const apiDocs = (config: Config) => {
           toOpenAPISchema(plugin, undefined, undefined, undefined, "3.1.2") as never,
           config,
           (plugin as unknown as { getGlobalRoutes(): RouteInfo[] }).getGlobalRoutes(),
+          names,
         );
         return document;
       },

@@ -1,22 +1,22 @@
 import { Elysia } from "elysia";
+import { refusedKeyOf } from "../auth/audit-trail.ts";
 import { timingSafeEqualStrings } from "../auth/keys.ts";
 import type { Principal } from "../auth/principal.ts";
 import { unauthenticated } from "../errors.ts";
 import type { OperationBridge } from "../graphql/bridge.ts";
-import type { Services } from "../services.ts";
+import type { Infrastructure } from "../services.ts";
+import { bearerToken } from "./bearer-token.ts";
 import type { IdempotencyDeps } from "./idempotency.ts";
+import { limitKey, throttled } from "./rate-limit.ts";
 import { requestMeta } from "./request-context.ts";
+import { graphqlSurface, surfaceOf } from "./surfaces.ts";
 
-/** The token of an `Authorization: Bearer <token>` header; undefined for any other shape. */
-export function bearerToken(header: string | null): string | undefined {
-  const match = header?.match(/^Bearer[ \t]+(\S+)[ \t]*$/i);
-  return match?.[1];
-}
+export { bearerToken };
 
 /** What API-key authentication needs: the key store, the limits, and where `run` comes from. */
 export interface ApiKeyAuthDeps {
-  keys: Pick<Services["keys"], "authenticate">;
-  limits: Services["limits"];
+  keys: Pick<Infrastructure["keys"], "authenticate">;
+  limits: Infrastructure["limits"];
   operations: OperationBridge;
 }
 
@@ -25,6 +25,8 @@ export interface RestDeps {
   auth: ApiKeyAuthDeps;
   /** idempotent POSTs keep their first answer (http/idempotency.ts) */
   idempotency: IdempotencyDeps;
+  /** PUBLIC_BASE_URL: the origin of list answers' Link URLs */
+  publicBaseUrl: string;
 }
 
 /**
@@ -38,38 +40,58 @@ export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
   new Elysia().derive({ as: "scoped" }, async ({ request, path, set }) => {
     const headers = set.headers as Record<string, string>;
     const meta = requestMeta(request);
-    const principal = await limits.throttle(meta, headers, () =>
-      keys.authenticate(bearerToken(request.headers.get("authorization"))),
-    );
+    const authorization = request.headers.get("authorization");
+    const surface = surfaceOf(path, authorization !== null);
+    let principal: Principal;
+    try {
+      principal = await throttled(limits, surface, meta, headers, () =>
+        keys.authenticate(bearerToken(authorization), meta?.clientIp),
+      );
+    } catch (error) {
+      remembered(meta, error);
+    }
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
-    const limited = limits.afterAuth(meta, path, principal, headers);
+    const limited = limitKey(limits, surface, meta, principal, headers);
     if (limited instanceof Promise) await limited; // usually settled already: no microtask
     return { principal, run: operations.forKey(principal) };
   });
 
+/** A refused key that was recognised is kept for the audit trail; the error goes on. */
+function remembered(meta: ReturnType<typeof requestMeta>, error: unknown): never {
+  const key = refusedKeyOf(error);
+  if (meta && key) meta.refusedKey = key;
+  throw error;
+}
+
 /** `/graphql` callers: an API key, or the operator token when ADMIN_TOKEN is configured. */
 export async function authenticateGraphQL(
-  services: Pick<Services, "config" | "keys" | "limits">,
+  services: Pick<Infrastructure, "config" | "keys" | "limits">,
   request: Request,
-  /** where the per-key rate-limit headers go (the operator token is not limited) */
-  headers?: Record<string, string>,
+  /** where the rate-limit headers go (the operator token is not limited) */
+  headers: Record<string, string>,
 ): Promise<{ principal: Principal | null; operator: boolean }> {
   const token = bearerToken(request.headers.get("authorization"));
   const meta = requestMeta(request);
+  const { limits } = services;
   const adminToken = services.config.adminToken;
-  const limitHeaders = headers ?? {};
   if (token && adminToken && !token.startsWith("orgit_")) {
-    await services.limits.throttle(meta, limitHeaders, async () => {
+    await throttled(limits, graphqlSurface, meta, headers, async () => {
       if (!timingSafeEqualStrings(token, adminToken)) throw unauthenticated("Invalid API key");
     });
     if (meta) meta.operator = true;
     return { principal: null, operator: true };
   }
-  const principal = await services.limits.throttle(meta, limitHeaders, () =>
-    services.keys.authenticate(token),
-  );
+  let principal: Principal;
+  try {
+    principal = await throttled(limits, graphqlSurface, meta, headers, () =>
+      services.keys.authenticate(token, meta?.clientIp),
+    );
+  } catch (error) {
+    remembered(meta, error);
+  }
   if (meta) meta.principal = principal;
-  if (headers) await services.limits.graphql(meta, principal, headers);
+  // the client's IP bucket, the key's buckets and the organization's plan limit
+  await limitKey(limits, graphqlSurface, meta, principal, headers);
   return { principal, operator: false };
 }

@@ -25,6 +25,22 @@ function parseRange(entry: string): Range[] {
   return [[address, address.kind() === "ipv4" ? 32 : 128]];
 }
 
+/**
+ * The client as limits count it: an IPv4 address as is, an IPv6 address by its /64 (one
+ * subscriber's network: a host picks any of its 2^64 addresses at will), "unknown" without an
+ * address. IPv4-mapped IPv6 arrives as IPv4 already (`parseAddress`). The rate limits, the
+ * failed-authentication throttle, IP blocks and the sign-in throttle all key on this.
+ */
+export function clientNetwork(address: string | undefined): string {
+  if (address === undefined) return "unknown";
+  if (!address.includes(":")) return address;
+  const parsed = parseAddress(address);
+  if (parsed === null) return address;
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const [a, b, c, d] = (parsed as ipaddr.IPv6).parts as [number, number, number, number];
+  return `${a.toString(16)}:${b.toString(16)}:${c.toString(16)}:${d.toString(16)}::/64`;
+}
+
 export interface ClientIpResolver {
   isTrusted(address: string | undefined): boolean;
   /**

@@ -1,53 +1,163 @@
 import { Elysia } from "elysia";
-import type { GraphQLSchema } from "graphql";
+import { GraphQLError, type GraphQLSchema } from "graphql";
+import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../errors.ts";
+import type { GraphQLDeps } from "../graphql/context.ts";
 import { GRAPHQL_LIMITS, limitError } from "../graphql/limits.ts";
 import { createGraphQLServer } from "../graphql/yoga.ts";
-import type { Services } from "../services.ts";
-import { authenticateGraphQL } from "./auth.ts";
+import type { Infrastructure } from "../services.ts";
+import { authenticateGraphQL, bearerToken } from "./auth.ts";
+import { limitPage } from "./rate-limit.ts";
 import { requestMeta } from "./request-context.ts";
+import { graphiqlSurface } from "./surfaces.ts";
 
 /** POST/GET /graphql: authenticates the caller, then hands the request to Yoga. */
-export function graphqlRoute(services: Services, schema: GraphQLSchema) {
-  const { config } = services;
-  const yoga = createGraphQLServer(services, schema);
+export function graphqlRoute(
+  deps: Pick<Infrastructure, "config" | "logger" | "keys" | "limits" | "database" | "live"> & {
+    graphql: GraphQLDeps;
+  },
+  schema: GraphQLSchema,
+) {
+  const { config } = deps;
+  const yoga = createGraphQLServer({ ...deps, reads: deps.database.reads }, schema);
 
   const wantsGraphiQL = (request: Request) =>
     !config.production &&
     request.method === "GET" &&
     (request.headers.get("accept") ?? "").includes("text/html");
 
+  /** One of the key's stream slots, checked again whenever its key or organization changes. */
+  const openStream = (request: Request, principal: Principal) => {
+    const token = bearerToken(request.headers.get("authorization"));
+    const organizationId = principal.organization.id;
+    const stillValid = async () =>
+      (await deps.keys.authenticate(token)).organization.id === organizationId;
+    return deps.live.openStream(principal.apiKey.id, organizationId, stillValid);
+  };
+
   return new Elysia({ name: "graphql" }).all(
     "/graphql",
     async ({ request, body, set }) => {
       // answers may carry secrets (the operator's createApiKey, install links): never cached
       set.headers["cache-control"] = "no-store";
-      if (wantsGraphiQL(request)) return yoga.fetch(request, { principal: null, operator: false });
-      const auth = await authenticateGraphQL(
-        services,
-        request,
-        set.headers as Record<string, string>,
-      );
-      const context = { ...auth, requestId: requestMeta(request)?.id };
-      if (request.method !== "POST") return bounded(await yoga.fetch(request, context));
-      if (!(request.headers.get("content-type") ?? "").includes("json")) {
-        throw new ApiError(
-          "UNSUPPORTED_MEDIA_TYPE",
-          "Send the body as JSON with Content-Type: application/json",
-        );
+      if (wantsGraphiQL(request)) {
+        // a keyless page of 9 MB: one token from the address's bucket, the per-IP 429 beyond
+        const headers = set.headers as Record<string, string>;
+        await limitPage(deps.limits, graphiqlSurface, requestMeta(request), headers);
+        return yoga.fetch(request, { principal: null, operator: false });
       }
-      // the body was already read (size-limited) by the JSON parser; hand Yoga a fresh copy
-      const headers = new Headers(request.headers);
-      headers.delete("content-length");
-      const text = typeof body === "string" ? body : JSON.stringify(body ?? null);
-      const answer = await yoga.fetch(
-        new Request(request.url, { method: "POST", headers, body: text }),
-        context,
-      );
-      return bounded(answer);
+      // a CORS preflight carries no credential: Yoga answers it (204, CORS headers if allowed)
+      if (request.method === "OPTIONS")
+        return yoga.fetch(request, { principal: null, operator: false });
+      const auth = await authenticateGraphQL(deps, request, set.headers as Record<string, string>);
+      const context = { ...auth, requestId: requestMeta(request)?.id };
+      let forwarded = request;
+      if (request.method !== "POST") {
+        const refused = badParameter(request);
+        if (refused) return refused;
+      } else {
+        if (!(request.headers.get("content-type") ?? "").includes("json")) {
+          throw new ApiError(
+            "UNSUPPORTED_MEDIA_TYPE",
+            "Send the body as JSON with Content-Type: application/json",
+          );
+        }
+        // the body was already read (size-limited) by the JSON parser; hand Yoga a fresh copy
+        const headers = new Headers(request.headers);
+        headers.delete("content-length");
+        const text = typeof body === "string" ? body : JSON.stringify(body ?? null);
+        const init = { method: "POST", headers, body: text, signal: request.signal };
+        forwarded = new Request(request.url, init);
+      }
+      // a Server-Sent Events stream (subscriptions) holds one of the key's stream slots
+      const stream =
+        wantsStream(request) && auth.principal ? openStream(request, auth.principal) : undefined;
+      try {
+        return answer(await yoga.fetch(forwarded, context), stream);
+      } catch (error) {
+        stream?.release();
+        throw error;
+      }
     },
     { detail: { hide: true } },
   );
+}
+
+const wantsStream = (request: Request) =>
+  (request.headers.get("accept") ?? "").includes("text/event-stream");
+
+type Stream = ReturnType<Infrastructure["live"]["openStream"]>;
+
+/** An event stream passes through as it is (giving its slot back when it ends); others are bounded. */
+function answer(response: Response, stream?: Stream): Promise<Response> | Response {
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.includes("text/event-stream") || !response.body) {
+    stream?.release();
+    return bounded(response);
+  }
+  if (!stream) return response;
+  return new Response(releasing(response.body, stream), {
+    status: response.status,
+    headers: response.headers,
+  });
+}
+
+/**
+ * The stream, giving its slot back once when it ends, fails or its reader goes away, and
+ * ending it when its key stops authenticating (a revoked key streams nothing more).
+ */
+function releasing(body: ReadableStream<Uint8Array>, { release, onEnd }: Stream) {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      onEnd(() => {
+        release();
+        try {
+          controller.close();
+        } catch {
+          // already closed: it ended by itself meanwhile
+        }
+        void reader.cancel().catch(() => {});
+      });
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      release();
+      await reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * A GET's `variables` and `extensions` are JSON in the query string; Yoga would throw on bad
+ * JSON there (an INTERNAL error), so it is refused first with a 400 in GraphQL's format.
+ */
+function badParameter(request: Request): Response | undefined {
+  const params = new URL(request.url).searchParams;
+  for (const name of ["variables", "extensions"]) {
+    const value = params.get(name);
+    if (!value) continue;
+    try {
+      JSON.parse(value);
+    } catch {
+      const error = new GraphQLError(`The ${name} parameter is not valid JSON`, {
+        extensions: { code: "BAD_REQUEST" },
+      });
+      return Response.json({ errors: [error.toJSON()] }, { status: 400 });
+    }
+  }
+  return undefined;
 }
 
 /**

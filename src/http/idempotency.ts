@@ -11,7 +11,7 @@ import {
   reserveKey,
 } from "../db/queries/idempotency.ts";
 import { ApiError, validationFailed } from "../errors.ts";
-import { bearerToken } from "./auth.ts";
+import { bearerToken } from "./bearer-token.ts";
 import {
   isSealed,
   openAnswer,

@@ -43,7 +43,10 @@ export const jsonBody = () =>
           "Send the body as JSON with Content-Type: application/json",
         );
       }
-      return;
+      if (!request.body) return;
+      // the pages' forms: read under the same 1 MiB cap, chunked bodies included
+      const text = await readBodyLimited(request);
+      return contentType.includes("application/x-www-form-urlencoded") ? formFields(text) : text;
     }
     const text = await readBodyLimited(request);
     if (text.trim() === "") return undefined;
@@ -59,3 +62,13 @@ export const jsonBody = () =>
       throw new ApiError("BAD_REQUEST", "Malformed JSON body");
     }
   });
+
+/** A urlencoded form as an object; a repeated field becomes a list (checkboxes). */
+function formFields(text: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const seen = fields[name];
+    fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return fields;
+}

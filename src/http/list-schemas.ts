@@ -17,6 +17,13 @@ export const PageQuery = {
   offset: t.Optional(
     t.Integer({ error: "Must be an integer", description: "items to skip, ≥ 0 (default 0)" }),
   ),
+  after: t.Optional(
+    t.String({
+      description:
+        'cursor of the previous page (from the Link header\'s rel="next"), instead of offset: ' +
+        "a deep page costs what the first page costs",
+    }),
+  ),
 };
 
 /**
@@ -35,7 +42,7 @@ export const PaginationSchema = t.Object(
   { title: "Pagination" },
 );
 
-/** The seed's pagination envelope around a list item schema. */
+/** Interface A's pagination envelope around a list item schema (docs/api.md). */
 export const envelope = <T extends TSchema>(item: T, title: string) =>
   t.Object({ data: t.Array(item), pagination: PaginationSchema }, { title });
 

@@ -46,7 +46,7 @@ export const COMPONENT_SCHEMAS: Json = {
     type: "object",
     required: ["error"],
     description:
-      "The seed's 429 bodies: rate limits carry `retryAfter`, the daily quota `limit, used, window`.",
+      "A 429 answer: a rate limit gives `retryAfter` (seconds until a request is allowed again), the daily quota its `limit`, `used` and `window`.",
     properties: {
       error: {
         type: "string",
@@ -76,6 +76,12 @@ export const COMPONENT_HEADERS: Json = {
     description: "the request's id (yours if you sent a valid one); logs carry it too",
     schema: { type: "string" },
   },
+  Link: {
+    description:
+      'RFC 8288 links of a list page: rel="next" (by cursor, absent on the last page), ' +
+      'rel="prev" (absent on the first) and rel="first", keeping the filters and limit',
+    schema: { type: "string" },
+  },
   "X-RateLimit-Limit": integerHeader("size of the bucket closest to exhaustion", 1),
   "X-RateLimit-Remaining": integerHeader("requests left in that bucket"),
   "X-RateLimit-Reset": integerHeader("seconds until that bucket is full again"),
@@ -95,6 +101,11 @@ export const COMPONENT_HEADERS: Json = {
     schema: { type: "integer", minimum: 0 },
   },
   "X-Quota-Remaining": quotaHeader("requests left in the daily quota"),
+  ETag: {
+    description:
+      'the record\'s version, e.g. `"3"`: send it back as `If-Match` to change only that version',
+    schema: { type: "string" },
+  },
   "Idempotent-Replayed": {
     description:
       "`true` when this is the stored answer to an earlier request with the same Idempotency-Key",
@@ -112,8 +123,15 @@ const RATE_HEADERS = [
 const QUOTA_HEADERS = ["X-Quota-Limit", "X-Quota-Used", "X-Quota-Remaining"];
 
 /** The headers an answer with `code` carries on a route of `family`. */
-export function headersFor(family: RouteFamily, code: number, idempotent = false): Json {
+export function headersFor(
+  family: RouteFamily,
+  code: number,
+  idempotent = false,
+  /** a list (it takes `after`): its answers carry `Link` */
+  list = false,
+): Json {
   const names = ["X-Request-Id"];
+  if (list && code < 300) names.push("Link");
   // every /api/v1 answer carries the rate headers; interface B's once the key is known
   if (family === "A" || family === "ingest" || (family === "B" && code !== 401))
     names.push(...RATE_HEADERS);

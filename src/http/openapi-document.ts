@@ -7,7 +7,7 @@ import {
   headersFor,
   type RouteFamily,
 } from "./openapi-components.ts";
-import { OPERATION_IDS, TAG_DESCRIPTIONS } from "./openapi-names.ts";
+import type { OpenApiNames } from "./openapi-names.ts";
 import { cleanSchema, hoistNamedSchemas } from "./openapi-schemas.ts";
 
 /**
@@ -73,6 +73,7 @@ export function finishDocument(
   generated: OpenApiDocument,
   config: Config,
   routes: readonly RouteInfo[],
+  names: OpenApiNames,
 ): OpenApiDocument {
   const bodies = new Map<string, unknown>();
   for (const route of routes)
@@ -84,7 +85,7 @@ export function finishDocument(
     paths[path] = {};
     for (const [method, operation] of Object.entries(methods as Json)) {
       const key = `${method.toUpperCase()} ${path}`;
-      paths[path][method] = finishOperation(key, path, operation, bodies.get(key));
+      paths[path][method] = finishOperation(key, path, operation, bodies.get(key), names);
     }
   }
   const schemas: Json = { ...COMPONENT_SCHEMAS };
@@ -96,10 +97,14 @@ export function finishDocument(
       version: "1.0.0",
       summary: "Organization IT management: equipment, alerts, tickets, projects, webhooks",
       description:
-        "Interface A under `/api/v1` (the seed's API), interface B under `/api` (projects and " +
-        "webhooks). Authenticate with `Authorization: Bearer orgit_…`. Errors are " +
-        "`{ error, details? }`; every answer carries `X-Request-Id`. Limits, quotas and " +
-        "webhook signatures are described in the repository's docs/ folder.",
+        "Organization IT management: equipment, units, alerts, tickets, users, groups and agent " +
+        "releases under `/api/v1`; projects and signed webhooks under `/api`. Routes tagged " +
+        "`extensions` go beyond the original API (updates, sync, audit). Authenticate with " +
+        "`Authorization: Bearer orgit_…` (a key from the settings screen at /login). Errors are " +
+        "`{ error, details? }`; every answer carries `X-Request-Id`, and rate limits and the " +
+        "daily quota are told in each answer's `RateLimit`, `X-RateLimit-*` and `X-Quota-*` " +
+        "headers. Webhook deliveries are signed as Standard Webhooks specifies " +
+        "(`webhook-id`, `webhook-timestamp`, `webhook-signature`).",
       // package.json's `UNLICENSED` is no SPDX license id; SPDX names one of its own LicenseRef-…
       license: {
         name: "UNLICENSED (proprietary; all rights reserved)",
@@ -108,7 +113,7 @@ export function finishDocument(
     },
     servers: [{ url: config.publicBaseUrl, description: "this instance (PUBLIC_BASE_URL)" }],
     security: [{ bearer: [] }],
-    tags: collectTags(paths),
+    tags: collectTags(paths, names.tags),
     paths,
     components: {
       securitySchemes: {
@@ -124,11 +129,17 @@ export function finishDocument(
   };
 }
 
-function finishOperation(key: string, path: string, generated: Json, body: unknown): Json {
+function finishOperation(
+  key: string,
+  path: string,
+  generated: Json,
+  body: unknown,
+  names: OpenApiNames,
+): Json {
   const family = familyOf(path);
   const method = key.split(" ")[0] as string;
   const operation: Json = { ...generated };
-  operation.operationId = OPERATION_IDS[key] ?? fallbackOperationId(method, path);
+  operation.operationId = names.operationIds[key] ?? fallbackOperationId(method, path);
   if (family === "ingest" || family === "public") operation.security = [];
 
   if (operation.parameters) {
@@ -159,15 +170,26 @@ function finishOperation(key: string, path: string, generated: Json, body: unkno
   const idempotent = (operation.parameters as Json[] | undefined)?.some(
     (parameter) => parameter.name === "Idempotency-Key",
   );
+  const list = (operation.parameters as Json[] | undefined)?.some(
+    (parameter) => parameter.name === "after" && parameter.in === "query",
+  );
   const responses: Json = {};
+  // a route answering a stream names its media type in `detail` (e.g. application/x-ndjson)
+  const mediaType = (operation["x-media-type"] as string | undefined) ?? "application/json";
+  delete operation["x-media-type"];
   for (const [status, response] of Object.entries((generated.responses ?? {}) as Json)) {
     const code = Number(status);
     if (code >= 400) continue; // rebuilt below from the shared error answers
     const schema = response.content?.["application/json"]?.schema;
+    const headers = headersFor(family, code, idempotent, list);
+    // a versioned record (the extension routes' answers) carries its version as ETag
+    if (schema?.properties?.version) headers.ETag = { $ref: "#/components/headers/ETag" };
     responses[status] = {
       description: schema?.description ?? successDescription(code),
-      headers: headersFor(family, code, idempotent),
-      content: { "application/json": { schema: cleanSchema(schema ?? {}) } },
+      headers,
+      content: {
+        [code < 300 ? mediaType : "application/json"]: { schema: cleanSchema(schema ?? {}) },
+      },
     };
   }
   const declared = Object.entries((generated.responses ?? {}) as Json).filter(
@@ -209,10 +231,10 @@ function finishOperation(key: string, path: string, generated: Json, body: unkno
 const successDescription = (code: number) =>
   code === 201 ? "Created" : code === 202 ? "Accepted" : "OK";
 
-function collectTags(paths: Json): Json[] {
+function collectTags(paths: Json, descriptions: OpenApiNames["tags"]): Json[] {
   const names = new Set<string>();
   for (const methods of Object.values(paths))
     for (const operation of Object.values(methods as Json))
       for (const tag of (operation as Json).tags ?? []) names.add(tag);
-  return [...names].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  return [...names].map((name) => ({ name, description: descriptions[name] ?? name }));
 }

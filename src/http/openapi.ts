@@ -14,7 +14,7 @@ export const ErrorSchema = t.Object(
   { title: "Error" },
 );
 
-/** The seed's 429 bodies: rate limits carry `retryAfter`; the daily quota `limit, used, window`. */
+/** The 429 bodies (docs/limits.md): rate limits carry `retryAfter`; the daily quota `limit, used, window`. */
 export const RateLimitedSchema = t.Object(
   {
     error: t.String({

@@ -87,6 +87,21 @@ const CheckStates = t.Object({
   migrations: t.String({ description: "ok | pending | unknown" }),
 });
 
+/** each read replica, when DATABASE_READ_URLS is set: a replica down leaves the instance ready */
+const Replicas = t.Optional(
+  t.Array(
+    t.Object({
+      name: t.String(),
+      state: t.String({ description: "ok | lagging | unavailable | unknown" }),
+      lagMs: t.Union([t.Number(), t.Null()]),
+    }),
+  ),
+);
+/** where the reads that may lag went since start */
+const Reads = t.Optional(
+  t.Object({ replica: t.Number(), primary: t.Number(), fallback: t.Number() }),
+);
+
 export const probeRoutes = (database: Database, logger: Logger) => {
   const readiness = readinessCheck(database, logger);
   return new Elysia({ name: "probes" })
@@ -100,22 +115,32 @@ export const probeRoutes = (database: Database, logger: Logger) => {
       async ({ set }) => {
         const result = await readiness();
         set.headers["cache-control"] = "no-store";
-        if (result.ready) return { status: "ok" as const, checks: result.checks };
+        const reads = database.reads;
+        const replicas = reads ? { replicas: reads.status(), reads: { ...reads.counts } } : {};
+        if (result.ready) return { status: "ok" as const, checks: result.checks, ...replicas };
         set.status = 503;
         set.headers["retry-after"] = "1";
         return {
           status: "unavailable" as const,
           error: result.reason ?? "Unavailable",
           checks: result.checks,
+          ...replicas,
         };
       },
       {
         response: {
-          200: t.Object({ status: t.Literal("ok"), checks: CheckStates }),
+          200: t.Object({
+            status: t.Literal("ok"),
+            checks: CheckStates,
+            replicas: Replicas,
+            reads: Reads,
+          }),
           503: t.Object({
             status: t.Literal("unavailable"),
             error: t.String(),
             checks: CheckStates,
+            replicas: Replicas,
+            reads: Reads,
           }),
         },
         detail: { hide: true },

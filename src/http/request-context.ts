@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
+import type { AuditTrail, RefusedKey } from "../auth/audit-trail.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import type { ClientIpResolver } from "./client-ip.ts";
+import { type ClientIpResolver, clientNetwork } from "./client-ip.ts";
 import { peerAddress } from "./peer.ts";
 import { PROBE_PATHS } from "./probes.ts";
 
@@ -15,13 +16,13 @@ export interface RequestMeta {
   id: string;
   startedAt: number;
   clientIp: string | undefined;
+  /** the client as limits count it: `clientIp`, or its /64 for IPv6 (`clientNetwork`) */
+  client: string;
   secure: boolean;
   principal?: Principal;
+  /** a recognised key that was refused (revoked, expired…): still recorded in the audit trail */
+  refusedKey?: RefusedKey;
   operator?: boolean;
-  /** a keyed /api/v1 request whose IP bucket is drawn together with its key's, after auth */
-  ipBucketPending?: boolean;
-  /** this request already drew from its IP bucket (a keyless /api/v1 request, a failed auth) */
-  ipDrawn?: boolean;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();
@@ -35,16 +36,29 @@ export function pathOf(url: string): string {
   return query < 0 ? url.slice(start) : url.slice(start, query);
 }
 
+/**
+ * The status the client received: a handler that returns a `Response` (the HTML pages do:
+ * 303 redirects, 401 and 403 forms) sets its status there, not in `set.status`.
+ */
+export function answeredStatus(value: unknown, setStatus: unknown): number {
+  if (value instanceof Response) return value.status;
+  return typeof setStatus === "number" ? setStatus : 200;
+}
+
 interface Deps {
   config: Config;
   logger: Logger;
   clientIp: ClientIpResolver;
+  /** every request authenticated with an API key is recorded here once answered */
+  audit?: Pick<AuditTrail, "request">;
 }
 
 interface PeerFacts {
   trusted: boolean;
   /** the client address when the request carries no X-Forwarded-For */
   direct: string | undefined;
+  /** its network as limits count it */
+  directNetwork: string;
 }
 const PEER_MEMO_SIZE = 4_096;
 
@@ -56,11 +70,13 @@ const PEER_MEMO_SIZE = 4_096;
  */
 function peerMemo(clientIp: ClientIpResolver) {
   const known = new Map<string, PeerFacts>();
+  const noPeer = unknownPeer(clientIp);
   return (peer: string | undefined): PeerFacts => {
-    if (peer === undefined) return { trusted: false, direct: clientIp.resolve(undefined, null) };
+    if (peer === undefined) return noPeer;
     let facts = known.get(peer);
     if (!facts) {
-      facts = { trusted: clientIp.isTrusted(peer), direct: clientIp.resolve(peer, null) };
+      const direct = clientIp.resolve(peer, null);
+      facts = { trusted: clientIp.isTrusted(peer), direct, directNetwork: clientNetwork(direct) };
       if (known.size >= PEER_MEMO_SIZE) known.clear();
       known.set(peer, facts);
     }
@@ -68,11 +84,16 @@ function peerMemo(clientIp: ClientIpResolver) {
   };
 }
 
+function unknownPeer(clientIp: ClientIpResolver): PeerFacts {
+  const direct = clientIp.resolve(undefined, null);
+  return { trusted: false, direct, directNetwork: clientNetwork(direct) };
+}
+
 /**
  * Runs first on every request, routed or not: request id, client IP, HTTPS policy and HSTS,
  * the body size limit, and one JSON access-log line once the response is sent.
  */
-export const requestContext = ({ config, logger, clientIp }: Deps) => {
+export const requestContext = ({ config, logger, clientIp, audit }: Deps) => {
   const peerFacts = peerMemo(clientIp);
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
@@ -86,12 +107,14 @@ export const requestContext = ({ config, logger, clientIp }: Deps) => {
         ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase()
         : undefined;
       const secure = forwardedProto ? forwardedProto === "https" : request.url.startsWith("https:");
+      const forwarded = viaTrustedProxy
+        ? clientIp.resolve(peer, request.headers.get("x-forwarded-for"))
+        : undefined;
       const meta: RequestMeta = {
         id: incoming && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID(),
         startedAt: performance.now(),
-        clientIp: viaTrustedProxy
-          ? clientIp.resolve(peer, request.headers.get("x-forwarded-for"))
-          : facts.direct,
+        clientIp: viaTrustedProxy ? forwarded : facts.direct,
+        client: viaTrustedProxy ? clientNetwork(forwarded) : facts.directNetwork,
         secure,
       };
       metas.set(request, meta);
@@ -107,14 +130,40 @@ export const requestContext = ({ config, logger, clientIp }: Deps) => {
         return { error: "Request body too large (limit 1 MiB)" };
       }
     })
-    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
       const meta = metas.get(request);
+      const status = answeredStatus(responseValue, set.status);
+      const durationMs = meta
+        ? Math.round((performance.now() - meta.startedAt) * 100) / 100
+        : undefined;
+      const principal = meta?.principal;
+      const key = principal
+        ? {
+            organizationId: principal.organization.id,
+            apiKeyId: principal.apiKey.id,
+            userId: principal.user.id,
+          }
+        : meta?.refusedKey;
+      if (key && audit) {
+        audit.request({
+          organizationId: key.organizationId,
+          apiKeyId: key.apiKeyId,
+          userId: key.userId,
+          method: request.method,
+          route,
+          status,
+          durationMs: durationMs ?? 0,
+          ip: meta?.clientIp,
+          userAgent: request.headers.get("user-agent"),
+          requestId: meta?.id,
+        });
+      }
       logger.info("request", {
         requestId: meta?.id,
         method: request.method,
         path: pathOf(request.url),
-        status: typeof set.status === "number" ? set.status : 200,
-        durationMs: meta ? Math.round((performance.now() - meta.startedAt) * 100) / 100 : undefined,
+        status,
+        durationMs,
         ip: meta?.clientIp,
         organizationId: meta?.principal?.organization.id,
         apiKeyId: meta?.principal?.apiKey.id,

@@ -1,4 +1,5 @@
 import type { Config } from "../config.ts";
+import { PeriodicFlush } from "../db/batched-writes.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { Limits } from "./limits.ts";
@@ -43,22 +44,18 @@ export function createLimits(
     ? new RedisRateLimiter(options.redis, memory, logger, options.redisPrefix)
     : undefined;
   const quota = options.quota ?? new QuotaStore(database, logger, now);
-  const timers: ReturnType<typeof setInterval>[] = [];
-  const every = (ms: number, task: () => unknown) => {
-    const timer = setInterval(task, ms);
-    (timer as { unref?: () => void }).unref?.();
-    timers.push(timer);
-  };
+  const quotaFlush = new PeriodicFlush(() => quota.sync(), options.quotaSyncMs ?? QUOTA_SYNC_MS);
+  let sweeper: ReturnType<typeof setInterval> | undefined;
   return new RateLimits(options.limiter ?? redis ?? memory, quota, config.rateLimit, now, {
     async start(limits) {
       await redis?.start();
-      const syncMs = options.quotaSyncMs ?? QUOTA_SYNC_MS;
-      if (syncMs > 0) every(syncMs, () => void quota.sync());
-      every(SWEEP_MS, () => limits.sweep());
+      quotaFlush.start();
+      sweeper = setInterval(() => limits.sweep(), SWEEP_MS);
+      (sweeper as { unref?: () => void }).unref?.();
     },
     async stop() {
-      for (const timer of timers) clearInterval(timer);
-      await quota.sync();
+      clearInterval(sweeper);
+      await quotaFlush.stop();
     },
   });
 }

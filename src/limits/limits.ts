@@ -1,8 +1,10 @@
 /**
- * What the http layer asks of the rate limits and the daily quota, in plain facts: the caller's
- * address, its key and organization, the request path. Nothing here knows about Elysia or the
- * Request. `createLimits` (create.ts) builds the real ones; `noLimits` limits nothing (the
- * benchmark's baseline, `createApp({ limits: false })`), so `services.limits` always exists.
+ * What the http layer asks of the rate limits and the daily quota: one question per request,
+ * in plain facts (which surface, which client, which key), answered with a verdict. Nothing
+ * here knows about Elysia, the Request or a URL: the surfaces are declared by the http floor
+ * (src/http/surfaces.ts) and the bucket sizes come from configuration. `createLimits`
+ * (create.ts) builds the real ones; `noLimits` limits nothing (the benchmark's baseline,
+ * `createApp({ limits: false })`), so `services.limits` always exists.
  */
 import type { Plan } from "../auth/permissions.ts";
 import { type ApiError, asApiError } from "../errors.ts";
@@ -19,16 +21,31 @@ export const andThen = <T, U>(step: Step<T>, next: (value: T) => Step<U>): Step<
   step instanceof Promise ? step.then(next) : next(step);
 
 /**
- * One request as the limits see it: the client's address, and whether its IP bucket is still
- * to be drawn or was drawn already. The http layer keeps one per request (its request context
- * has these fields) and hands it in at every step; the limits update the two flags.
+ * The answer to a request: undefined when it may go on, or the 429 to answer (an ApiError with
+ * its body and its Retry-After header). Either way the rate-limit and quota headers are written
+ * into the headers handed in, so every answer carries them.
  */
-export interface Caller {
-  readonly clientIp: string | undefined;
-  /** a keyed /api/v1 request whose IP bucket is drawn together with its key's, after auth */
-  ipBucketPending?: boolean;
-  /** this request already drew from its IP bucket (a keyless /api/v1 request, a failed auth) */
-  ipDrawn?: boolean;
+export type Verdict = ApiError | undefined;
+
+/** A bucket a client draws from: its IP bucket, or the client's burst bucket. */
+export type ClientBucket = "ip" | "burst";
+/** A bucket an authenticated request draws from; `key` and `burst` are the key's, `plan` its organization's. */
+export type KeyedBucket = "ip" | "key" | "burst" | "plan";
+
+/**
+ * Which limits a kind of request meets, declared by the http floor once per surface (an
+ * interface, a route family); the limits build each surface's policies once, when first asked.
+ * Order is header order: `X-RateLimit-*` shows the bucket closest to exhaustion among them.
+ */
+export interface Surface {
+  /** what a request draws when it has no authenticated key (none sent, or it never reached authentication) */
+  readonly anonymous: readonly ClientBucket[];
+  /** what an authenticated key draws, in one limiter call (one Redis script) */
+  readonly keyed: readonly KeyedBucket[];
+  /** the key organization's daily quota: counted, reported without counting, or not at all */
+  readonly quota: "count" | "peek" | "none";
+  /** what a failed authentication draws (the failed-authentication throttle) */
+  readonly failed: readonly ClientBucket[];
 }
 
 /** The authenticated key's facts the limits use (a Principal has them). */
@@ -45,45 +62,36 @@ export interface QuotaOwner {
   readonly unlimitedQuota: boolean;
 }
 
-/** A refused credential: any 401 (what `throttle` counts unless told otherwise). */
+/** A refused credential: any 401 (what counts as a failed authentication unless told otherwise). */
 export const isAuthFailure = (error: unknown) => asApiError(error)?.status === 401;
 
+/**
+ * `client` in every call is the client as the limits count it: its IPv4 address, or the /64 of
+ * its IPv6 address (docs/limits.md), as the http floor's `clientNetwork` gives it.
+ */
 export interface Limits {
   /**
-   * The one throttle for guessing, on every surface that takes a credential (API keys on
-   * /api/v1, /api and /graphql, the operator token, install links): an address whose IP bucket
-   * is empty is refused with the per-IP 429 before the credential is looked up, and every
-   * failed attempt takes a token from that bucket (RATE_LIMIT_IP_PER_MIN, shared with every
-   * /api/v1 request of the address). Successful attempts draw nothing here. `attempt` looks the
-   * credential up and throws when it is refused; `failed` says which of its errors count as a
-   * failed authentication (`isAuthFailure` by default; install links also count 404/410).
+   * The request's question: `key` undefined draws the surface's `anonymous` buckets, an
+   * authenticated key its `keyed` buckets and then the daily quota. A refused request takes
+   * nothing from any bucket or the quota.
    */
-  throttle<T>(
-    caller: Caller | undefined,
+  limit(
+    surface: Surface,
+    client: string,
+    key: KeyHolder | undefined,
     headers: Headers,
-    attempt: () => Promise<T>,
-    failed?: (error: unknown) => boolean,
-  ): Promise<T>;
+  ): Step<Verdict>;
   /**
-   * Before routing: a keyless /api/v1 request (`hasCredential` false, or ingest) is limited at
-   * once; the 429 to answer, if any. Keyed ones are decided after authentication.
+   * A refused credential (a missing, invented, expired or revoked key, a wrong operator token,
+   * an unknown install link): the surface's `failed` buckets, and their 429 when empty. A bad
+   * key never gets a bucket of its own.
    */
-  beforeAuth(
-    caller: Caller | undefined,
-    path: string,
-    hasCredential: boolean,
-    headers: Headers,
-  ): Step<ApiError | undefined>;
-  /** Before a credential is looked up: the per-IP 429 of an address refused a moment ago. */
-  refuseBlocked(caller: Caller | undefined, headers: Headers): ApiError | undefined;
-  /** A refused credential, on any surface: one token from the IP bucket; throws its 429. */
-  failedAuth(caller: Caller | undefined, headers: Headers): Step<void>;
-  /** An /api/v1 request that ended before authentication: its IP bucket is drawn now. */
-  beforeAuthError(caller: Caller | undefined, headers: Headers): Step<ApiError | undefined>;
-  /** After authentication: per-key buckets and daily quota (A) or the plan limit (B); throws. */
-  afterAuth(caller: Caller | undefined, path: string, key: KeyHolder, headers: Headers): Step<void>;
-  /** /graphql with an API key: the per-key buckets only; throws the 429. */
-  graphql(caller: Caller | undefined, key: KeyHolder, headers: Headers): Step<void>;
+  failedAuth(surface: Surface, client: string, headers: Headers): Step<Verdict>;
+  /**
+   * Before a credential is looked up: the per-IP 429 of a client whose IP bucket refused a
+   * moment ago (nothing is drawn), so a guesser costs no lookup.
+   */
+  blocked(client: string, headers: Headers): Verdict;
   /** the daily-quota counter: `sync` writes counts and reads every instance's totals */
   readonly quota: { sync(): Promise<void> };
   /** drops buckets that have refilled completely (on a timer once started) */
@@ -101,13 +109,9 @@ const done = async () => {};
 
 /** Limits nothing and writes no header. */
 export const noLimits: Limits = {
-  throttle: (_caller, _headers, attempt) => attempt(),
-  beforeAuth: nothing,
-  refuseBlocked: nothing,
+  limit: nothing,
   failedAuth: nothing,
-  beforeAuthError: nothing,
-  afterAuth: nothing,
-  graphql: nothing,
+  blocked: nothing,
   quota: { sync: done },
   sweep: nothing,
   bucketCount: 0,

@@ -1,9 +1,10 @@
 import type { Plan } from "../auth/permissions.ts";
 import type { Config } from "../config.ts";
+import type { ClientBucket, KeyedBucket, Surface } from "./limits.ts";
 import { type RatePolicy, ratePolicy } from "./rate-headers.ts";
 import type { BucketRule } from "./token-bucket.ts";
 
-/** Interface B: requests per minute per organization by plan; null: unlimited. */
+/** The organization's plan limit: requests per minute per organization; null: unlimited. */
 export const PLAN_PER_MINUTE: Record<Plan, number | null> = {
   FREE: 100,
   PRO: 1000,
@@ -11,32 +12,67 @@ export const PLAN_PER_MINUTE: Record<Plan, number | null> = {
 };
 
 const MINUTE = 60_000;
+const PLANS: readonly Plan[] = ["FREE", "PRO", "ENTERPRISE"];
 
-/**
- * Which buckets each kind of request draws from. Known per kind, so the policies (and their
- * header text) are built once, when the limits are.
- */
+/** What an authenticated request of one plan draws: the buckets, and whose each one is. */
+export interface KeyedPolicy extends RatePolicy {
+  readonly kinds: readonly KeyedBucket[];
+  /** the IP bucket is drawn too (always first): an empty one refuses as the per-IP limit */
+  readonly withIp: boolean;
+  /** where the key's own buckets (key, burst) are: an empty one refuses as the key's limit */
+  readonly keyBuckets: readonly number[];
+}
+
+/** A surface's policies, built once per surface (their header text with them). */
+export interface SurfacePolicies {
+  readonly anonymous: RatePolicy | null;
+  readonly failed: RatePolicy | null;
+  readonly keyed: Record<Plan, KeyedPolicy | null>;
+  readonly quota: Surface["quota"];
+}
+
+/** The bucket sizes from configuration, and each surface's policies built from them. */
 export function ratePolicies(config: Config["rateLimit"]) {
   const ip: BucketRule = { name: "ip", limit: config.ipPerMin, windowMs: MINUTE };
   const key: BucketRule = { name: "key", limit: config.keyPerMin, windowMs: MINUTE };
   const burst: BucketRule = { name: "burst", limit: config.burstPerSec, windowMs: 1000 };
-  const plan = (limit: number | null) =>
-    limit === null ? null : ratePolicy([{ name: "org", limit, windowMs: MINUTE }]);
+  const org = (plan: Plan): BucketRule | null => {
+    const limit = PLAN_PER_MINUTE[plan];
+    return limit === null ? null : { name: "org", limit, windowMs: MINUTE };
+  };
+  const clientRules: Record<ClientBucket, BucketRule> = { ip, burst };
+  const clientPolicy = (buckets: readonly ClientBucket[]) => {
+    if (buckets.length === 0) return null;
+    // an empty first bucket blocks the client (IpBlocks): it must be the IP's
+    if (buckets[0] !== "ip") throw new Error(`a client's buckets start with "ip": ${buckets}`);
+    return ratePolicy(buckets.map((b) => clientRules[b]));
+  };
+  const keyedPolicy = (buckets: readonly KeyedBucket[], plan: Plan): KeyedPolicy | null => {
+    const planRule = org(plan);
+    const keyedRules: Record<KeyedBucket, BucketRule | null> = { ip, key, burst, plan: planRule };
+    const kinds = buckets.filter((b) => keyedRules[b] !== null);
+    if (kinds.length === 0) return null;
+    if (kinds.indexOf("ip") > 0) throw new Error(`the IP bucket comes first: ${buckets}`);
+    return {
+      ...ratePolicy(kinds.map((b) => keyedRules[b] as BucketRule)),
+      kinds,
+      withIp: kinds[0] === "ip",
+      keyBuckets: kinds.flatMap((b, i) => (b === "key" || b === "burst" ? [i] : [])),
+    };
+  };
   return {
-    ip,
-    /** a key, and the IP's bucket still to draw: IP + key + burst (the key's) */
-    keyedWithIp: ratePolicy([ip, key, burst]),
-    /** a key whose request already drew from its IP */
-    keyed: ratePolicy([key, burst]),
-    /** no usable key: IP + burst (the IP's) */
-    keyless: ratePolicy([ip, burst]),
-    /** an /api/v1 request that failed before authentication */
+    /** the per-IP bucket alone: a client refused a moment ago (IpBlocks) */
     ipOnly: ratePolicy([ip]),
-    /** interface B, per organization */
-    plans: {
-      FREE: plan(PLAN_PER_MINUTE.FREE),
-      PRO: plan(PLAN_PER_MINUTE.PRO),
-      ENTERPRISE: plan(PLAN_PER_MINUTE.ENTERPRISE),
-    } satisfies Record<Plan, RatePolicy | null>,
+    ip,
+    surface(surface: Surface): SurfacePolicies {
+      const keyed = {} as Record<Plan, KeyedPolicy | null>;
+      for (const plan of PLANS) keyed[plan] = keyedPolicy(surface.keyed, plan);
+      return {
+        anonymous: clientPolicy(surface.anonymous),
+        failed: clientPolicy(surface.failed),
+        keyed,
+        quota: surface.quota,
+      };
+    },
   };
 }

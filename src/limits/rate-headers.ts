@@ -1,5 +1,5 @@
 /**
- * The text of the rate-limit headers. Every /api/v1 response carries it, so the pieces that
+ * The text of the rate-limit headers. Most responses carry it, so the pieces that
  * repeat (policies, limits, small counts) are built once.
  */
 import { type BucketRule, remaining, secondsToFull } from "./token-bucket.ts";
@@ -61,15 +61,10 @@ export function writeRateHeaders(headers: Headers, policy: RatePolicy, tokens: n
     }
   }
   let recent = policy.recent[closest];
-  // Stryker disable next-line ConditionalExpression: equivalent, a new entry each time writes the same text
   if (!recent) {
-    // Stryker disable next-line ObjectLiteral,UnaryOperator,StringLiteral: equivalent, placeholders overwritten below (no count is ever negative)
     recent = { left: -1, reset: -1, leftText: "", resetText: "", field: "" };
     policy.recent[closest] = recent;
   }
-  // `|| false` is killed by tests/unit/rate-headers.test.ts ("a count that moves alone"); `if (true)`
-  // (rebuild every time) is equivalent
-  // Stryker disable next-line ConditionalExpression: equivalent, rebuilding writes the same text
   if (recent.left !== closestLeft || recent.reset !== closestReset) {
     // updated in place: a miss allocates only the new strings
     recent.left = closestLeft;
@@ -86,21 +81,17 @@ export function writeRateHeaders(headers: Headers, policy: RatePolicy, tokens: n
 }
 
 /** Every response carries these headers, and most of their counts are small numbers. */
-// Stryker disable next-line ObjectLiteral: equivalent, an empty cache falls back to String(n)
 const SMALL_NUMBERS = Array.from({ length: 1024 }, (_, n) => String(n));
 export const numberText = (n: number): string =>
   // range-checked first: a read past the array's end takes the engine's slow path
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, String(n) is the same text
   n >= 0 && n < SMALL_NUMBERS.length && (n | 0) === n ? (SMALL_NUMBERS[n] as string) : String(n);
 
 /** Limits repeat on every response (they come from configuration, plans and overrides). */
 const limitTexts = new Map<number, string>();
 export function limitText(limit: number): string {
   let text = limitTexts.get(limit);
-  // Stryker disable next-line ConditionalExpression: equivalent, recomputing gives the same text
   if (text === undefined) {
     text = numberText(limit);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the bound only caps memory
     if (limitTexts.size >= 1024) limitTexts.clear(); // bounded: many per-org overrides
     limitTexts.set(limit, text);
   }

@@ -1,26 +1,16 @@
 import type { Config } from "../config.ts";
-import type { ApiError } from "../errors.ts";
 import { IpBlocks } from "./ip-blocks.ts";
-import {
-  andThen,
-  type Caller,
-  type Headers,
-  isAuthFailure,
-  type KeyHolder,
-  type Limits,
-  type Step,
-} from "./limits.ts";
-import { ratePolicies } from "./policies.ts";
+import type { Headers, KeyHolder, Limits, Step, Surface, Verdict } from "./limits.ts";
+import { type KeyedPolicy, ratePolicies, type SurfacePolicies } from "./policies.ts";
 import { dailyQuota, writeQuotaHeaders } from "./quota.ts";
 import type { QuotaCheck, QuotaCounter } from "./quota-store.ts";
 import { type RatePolicy, writeRateHeaders } from "./rate-headers.ts";
 import { quotaExceeded, tooMany } from "./refusals.ts";
 import type { RateLimiter, Taken } from "./token-bucket.ts";
 
-const INGEST_PATH = "/api/v1/alerts/ingest";
-/** reports the quota without counting against it (docs/decisions.md §6) */
-const QUOTA_PEEK_PATH = "/api/v1/health";
 const IP_REFUSED = "Too many requests";
+const KEY_REFUSED = "API key rate limit exceeded";
+const PLAN_REFUSED = "Rate limit exceeded";
 
 /** What runs beside the buckets: Redis's connection, the quota and sweep timers. */
 export interface Lifecycle {
@@ -29,17 +19,16 @@ export interface Lifecycle {
 }
 
 /**
- * Interface A's three buckets, its daily quota, interface B's per-organization plan limit, and
- * the per-key limits of /graphql. A keyless /api/v1 request (ingest, a missing key) draws from
- * its IP's buckets before routing. With a key, the IP bucket is drawn together with the key's
- * buckets once authentication knows the key — one limiter call, so one Redis script, per
- * request — or, if the key is refused or the request fails before authentication (unknown
- * route, malformed body), right then: every /api/v1 request counts against its IP.
- * Each step writes the headers, so error answers (400, 401, 403, 404, 429) carry them too.
+ * The token buckets (per IP, per key, burst, per organization by plan) and the daily quota,
+ * behind one verdict per request. Each call draws every bucket it needs in one limiter call
+ * (one Redis script), writes the headers, and answers the 429 of the bucket that refused: an
+ * empty IP bucket speaks first (and blocks the client until it has a token again), then the
+ * key's buckets, then the organization's. Nothing is remembered per request.
  */
 export class RateLimits implements Limits {
   private readonly policies: ReturnType<typeof ratePolicies>;
-  /** addresses whose IP bucket is empty: refused before their credential is looked up */
+  private readonly surfaces = new Map<Surface, SurfacePolicies>();
+  /** clients whose IP bucket is empty: refused before their credential is looked up */
   private readonly blocks: IpBlocks;
 
   constructor(
@@ -53,141 +42,93 @@ export class RateLimits implements Limits {
     this.blocks = new IpBlocks(this.policies.ip, now);
   }
 
-  beforeAuth(
-    caller: Caller | undefined,
-    path: string,
-    hasCredential: boolean,
+  limit(
+    surface: Surface,
+    client: string,
+    key: KeyHolder | undefined,
     headers: Headers,
-  ): Step<ApiError | undefined> {
-    if (!caller || !path.startsWith("/api/v1/")) return;
-    // without a key the burst bucket is the IP's (ingest never has one)
-    if (hasCredential && path !== INGEST_PATH) {
-      const blocked = this.refuseBlocked(caller, headers);
-      if (blocked) return blocked;
-      caller.ipBucketPending = true;
-      return;
+  ): Step<Verdict> {
+    const policies = this.policiesOf(surface);
+    if (key === undefined) return this.drawClient(policies.anonymous, client, headers);
+    const policy = policies.keyed[key.organization.plan];
+    if (policy === null) return this.dailyQuota(policies, key, headers);
+    const taken = this.limiter.take(policy.rules, idsOf(policy, client, key));
+    // usually settled already: no closure, no microtask
+    if (taken instanceof Promise) {
+      return taken.then(
+        (t) =>
+          this.keyAnswer(policy, t, headers, client) ?? this.dailyQuota(policies, key, headers),
+      );
     }
-    const ip = caller.clientIp ?? "unknown";
-    caller.ipDrawn = true;
-    return andThen(this.limiter.take(this.policies.keyless.rules, [ip, ip]), (taken) =>
-      this.answer(this.policies.keyless, taken, headers, IP_REFUSED, ip),
+    return (
+      this.keyAnswer(policy, taken, headers, client) ?? this.dailyQuota(policies, key, headers)
     );
   }
 
-  /**
-   * An address whose IP bucket refused a moment ago gets the per-IP 429 again at once (see
-   * IpBlocks), on any surface. The sign-in form uses it too.
-   */
-  async throttle<T>(
-    caller: Caller | undefined,
-    headers: Headers,
-    attempt: () => Promise<T>,
-    failed: (error: unknown) => boolean = isAuthFailure,
-  ): Promise<T> {
-    const blocked = this.refuseBlocked(caller, headers);
-    if (blocked) throw blocked;
-    try {
-      return await attempt();
-    } catch (error) {
-      if (failed(error)) await this.failedAuth(caller, headers); // throws the 429 when empty
-      throw error;
-    }
+  failedAuth(surface: Surface, client: string, headers: Headers): Step<Verdict> {
+    return this.drawClient(this.policiesOf(surface).failed, client, headers);
   }
 
-  refuseBlocked(caller: Caller | undefined, headers: Headers): ApiError | undefined {
-    const tokens = this.blocks.tokens(caller?.clientIp ?? "unknown");
+  blocked(client: string, headers: Headers): Verdict {
+    const tokens = this.blocks.tokens(client);
     if (tokens === undefined) return;
-    writeRateHeaders(headers, this.policies.ipOnly, [tokens]);
-    return tooMany(IP_REFUSED, this.policies.ipOnly.rules, [tokens]);
+    const policy = this.policies.ipOnly;
+    writeRateHeaders(headers, policy, [tokens]);
+    return tooMany(IP_REFUSED, policy.rules, [tokens]);
   }
 
-  /**
-   * Authentication failed, on any surface (a missing, invented, expired or revoked key, a wrong
-   * operator token, an unknown install link, later a wrong password): one token from the
-   * caller's IP bucket — the same bucket every /api/v1 request draws from — and the per-IP 429
-   * when it is empty. A bad key never gets a bucket of its own.
-   */
-  failedAuth(caller: Caller | undefined, headers: Headers): Step<void> {
-    if (caller?.ipDrawn) return; // a keyless /api/v1 request: drawn before routing
-    const pending = caller?.ipBucketPending === true;
-    if (caller) caller.ipBucketPending = false;
-    // a keyed /api/v1 request draws as a keyless one would (IP + the IP's burst)
-    const policy = pending ? this.policies.keyless : this.policies.ipOnly;
-    const ip = caller?.clientIp ?? "unknown";
-    return andThen(this.limiter.take(policy.rules, pending ? [ip, ip] : [ip]), (taken) => {
-      if (caller) caller.ipDrawn = true;
-      const refused = this.answer(policy, taken, headers, IP_REFUSED, ip);
-      if (refused) throw refused;
-    });
-  }
-
-  beforeAuthError(caller: Caller | undefined, headers: Headers): Step<ApiError | undefined> {
-    if (!caller?.ipBucketPending) return;
-    caller.ipBucketPending = false;
-    const ip = caller.clientIp ?? "unknown";
-    return andThen(this.limiter.take(this.policies.ipOnly.rules, [ip]), (taken) =>
-      this.answer(this.policies.ipOnly, taken, headers, IP_REFUSED, ip),
-    );
-  }
-
-  afterAuth(caller: Caller | undefined, path: string, key: KeyHolder, headers: Headers) {
-    if (path.startsWith("/api/v1/")) {
-      const limited = this.perKey(caller, key, headers);
-      // usually settled already: no closure, no microtask
-      if (limited instanceof Promise) {
-        return limited.then(() => this.dailyQuota(path, key, headers));
-      }
-      return this.dailyQuota(path, key, headers);
+  private policiesOf(surface: Surface): SurfacePolicies {
+    let policies = this.surfaces.get(surface);
+    if (!policies) {
+      policies = this.policies.surface(surface);
+      this.surfaces.set(surface, policies);
     }
-    if (!path.startsWith("/api/")) return;
-    const policy = this.policies.plans[key.organization.plan];
+    return policies;
+  }
+
+  /** The client's own buckets (IP, and the client's burst): no key involved. */
+  private drawClient(policy: RatePolicy | null, client: string, headers: Headers): Step<Verdict> {
     if (policy === null) return;
-    return andThen(this.limiter.take(policy.rules, [key.organization.id]), (taken) => {
-      const refused = this.answer(policy, taken, headers, "Rate limit exceeded");
-      if (refused) throw refused;
-    });
-  }
-
-  graphql(caller: Caller | undefined, key: KeyHolder, headers: Headers): Step<void> {
-    return this.perKey(caller, key, headers);
-  }
-
-  private perKey(caller: Caller | undefined, key: KeyHolder, headers: Headers): Step<void> {
-    const id = key.apiKey.id;
-    const withIp = caller?.ipBucketPending === true;
-    if (caller) caller.ipBucketPending = false;
-    const policy = withIp ? this.policies.keyedWithIp : this.policies.keyed;
-    const ip = caller?.clientIp ?? "unknown";
-    const taken = this.limiter.take(policy.rules, withIp ? [ip, id, id] : [id, id]);
+    const ids = policy.rules.length === 1 ? [client] : [client, client];
+    const taken = this.limiter.take(policy.rules, ids);
     return taken instanceof Promise
-      ? taken.then((t) => this.keyAnswer(policy, t, headers, ip))
-      : this.keyAnswer(policy, taken, headers, ip);
+      ? taken.then((t) => this.clientAnswer(policy, t, headers, client))
+      : this.clientAnswer(policy, taken, headers, client);
   }
 
-  /** The key's headers; refused: nothing was taken, and an empty IP bucket speaks first. */
-  private keyAnswer(policy: RatePolicy, taken: Taken, headers: Headers, ip: string): void {
+  /** Writes the headers; the 429 when a bucket refused (an empty IP bucket blocks the client). */
+  private clientAnswer(
+    policy: RatePolicy,
+    taken: Taken,
+    headers: Headers,
+    client: string,
+  ): Verdict {
     writeRateHeaders(headers, policy, taken.tokens);
     if (taken.allowed) return;
-    if (policy === this.policies.keyedWithIp && (taken.tokens[0] as number) < 1) {
-      this.blocks.note(ip, taken.tokens[0] as number);
-      throw tooMany(IP_REFUSED, this.policies.ipOnly.rules, taken.tokens);
-    }
-    throw tooMany("API key rate limit exceeded", policy.rules, taken.tokens);
+    const first = taken.tokens[0] as number; // the IP's (policies.ts)
+    if (first < 1) this.blocks.note(client, first);
+    return tooMany(IP_REFUSED, policy.rules, taken.tokens);
   }
 
-  /** Writes the headers; the 429 to answer when a bucket refused (an empty IP one is noted). */
-  private answer(policy: RatePolicy, taken: Taken, headers: Headers, message: string, ip?: string) {
+  /** The keyed buckets' headers; refused: nothing was taken, and an empty IP bucket speaks first. */
+  private keyAnswer(policy: KeyedPolicy, taken: Taken, headers: Headers, client: string): Verdict {
     writeRateHeaders(headers, policy, taken.tokens);
-    if (taken.allowed) return undefined;
-    const first = taken.tokens[0] as number;
-    if (ip !== undefined && policy.rules[0]?.name === "ip" && first < 1)
-      this.blocks.note(ip, first);
-    return tooMany(message, policy.rules, taken.tokens);
+    if (taken.allowed) return;
+    const tokens = taken.tokens;
+    if (policy.withIp && (tokens[0] as number) < 1) {
+      this.blocks.note(client, tokens[0] as number);
+      return tooMany(IP_REFUSED, this.policies.ipOnly.rules, tokens);
+    }
+    for (const i of policy.keyBuckets) {
+      if ((tokens[i] as number) < 1) return tooMany(KEY_REFUSED, policy.rules, tokens);
+    }
+    return tooMany(PLAN_REFUSED, policy.rules, tokens);
   }
 
-  private dailyQuota(path: string, key: KeyHolder, headers: Headers): Step<void> {
+  private dailyQuota(policies: SurfacePolicies, key: KeyHolder, headers: Headers): Step<Verdict> {
+    if (policies.quota === "none") return;
     const limit = dailyQuota(key.organization);
-    const check = this.quota.check(key.organization.id, limit, path !== QUOTA_PEEK_PATH);
+    const check = this.quota.check(key.organization.id, limit, policies.quota === "count");
     return check instanceof Promise
       ? check.then((c) => quotaAnswer(headers, limit, c))
       : quotaAnswer(headers, limit, check);
@@ -211,7 +152,16 @@ export class RateLimits implements Limits {
   }
 }
 
-function quotaAnswer(headers: Headers, limit: number | null, check: QuotaCheck): void {
+/** Whose bucket each of the policy's buckets is: the client's, the key's, the organization's. */
+function idsOf(policy: KeyedPolicy, client: string, key: KeyHolder): string[] {
+  const ids: string[] = [];
+  for (const kind of policy.kinds) {
+    ids.push(kind === "ip" ? client : kind === "plan" ? key.organization.id : key.apiKey.id);
+  }
+  return ids;
+}
+
+function quotaAnswer(headers: Headers, limit: number | null, check: QuotaCheck): Verdict {
   writeQuotaHeaders(headers, limit, check);
-  if (!check.allowed && limit !== null) throw quotaExceeded(limit, check.used);
+  if (!check.allowed && limit !== null) return quotaExceeded(limit, check.used);
 }

@@ -53,7 +53,7 @@ export function tooMany(message: string, rules: readonly BucketRule[], tokens: n
 /** limit → the last quota 429 answered for it (its `used` is checked before reuse) */
 const quotaRefusals = new Map<number, Refusal>();
 
-/** The seed's daily-quota 429: `{ error, limit, used, window: "24h" }` with Retry-After 3600. */
+/** The daily-quota 429 (docs/limits.md): `{ error, limit, used, window: "24h" }` with Retry-After 3600. */
 export function quotaExceeded(limit: number, used: number): ApiError {
   const kept = quotaRefusals.get(limit);
   if (kept && kept.extra?.used === used) return kept;

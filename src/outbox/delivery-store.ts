@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/schema/index.ts";
+import { recordEvent } from "./outbox.ts";
 
 /** The dispatcher's statements. Every write after a claim is guarded by the claim's lease. */
 
@@ -36,7 +37,12 @@ export interface Claim {
   /** what the send needs, read by the claim itself so the send starts at once */
   subscriptionId: string;
   url: string;
-  secret: string;
+  /** a legacy row's clear secret (sealed at the next start), else null */
+  secret: string | null;
+  /** the sealed secret, and the one before the last rotation while its grace lasts */
+  secretSealed: unknown;
+  previousSecretSealed: unknown;
+  previousSecretUntil: Date | null;
   active: boolean;
   failingSince: Date | null;
   payload: unknown;
@@ -75,8 +81,8 @@ export async function claimDue(
       join webhook_subscriptions s on s.id = x.subscription_id
       join webhook_events e on e.id = x.event_id
     where d.id = claimed.id
-    returning d.id, d.attempts, s.id as subscription_id, s.url, s.secret, s.active,
-      s.failing_since, e.payload`);
+    returning d.id, d.attempts, s.id as subscription_id, s.url, s.secret, s.secret_sealed,
+      s.previous_secret_sealed, s.previous_secret_until, s.active, s.failing_since, e.payload`);
   return rowsOf<ClaimRow>(result).map((row) => ({
     id: row.id,
     attempts: Number(row.attempts),
@@ -84,19 +90,27 @@ export async function claimDue(
     subscriptionId: row.subscription_id,
     url: row.url,
     secret: row.secret,
+    secretSealed: jsonOf(row.secret_sealed),
+    previousSecretSealed: jsonOf(row.previous_secret_sealed),
+    previousSecretUntil: row.previous_secret_until ? new Date(row.previous_secret_until) : null,
     active: row.active,
     failingSince: row.failing_since ? new Date(row.failing_since) : null,
-    // drivers differ on whether raw jsonb arrives parsed
-    payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+    payload: jsonOf(row.payload),
   }));
 }
+
+// drivers differ on whether raw jsonb arrives parsed
+const jsonOf = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
 
 interface ClaimRow {
   id: string;
   attempts: number | string;
   subscription_id: string;
   url: string;
-  secret: string;
+  secret: string | null;
+  secret_sealed: unknown;
+  previous_secret_sealed: unknown;
+  previous_secret_until: Date | string | null;
   active: boolean;
   failing_since: Date | string | null;
   payload: unknown;
@@ -150,14 +164,36 @@ export async function markSubscriptionFailing(
   return row?.failingSince ?? null;
 }
 
+/**
+ * Turns an active subscription off and, in the same transaction, tells the organization's other
+ * active subscriptions that chose `webhook.disabled` (the disabled one no longer matches).
+ * A subscription already off is left as it is, so the event is sent once.
+ */
 export function disableSubscription(
   db: Executor,
   subscriptionId: string,
   reason: string,
   now: Date,
 ) {
-  return db
-    .update(webhookSubscriptions)
-    .set({ active: false, disabledReason: reason, updatedAt: now })
-    .where(eq(webhookSubscriptions.id, subscriptionId));
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookSubscriptions)
+      .set({ active: false, disabledReason: reason, updatedAt: now })
+      .where(
+        and(eq(webhookSubscriptions.id, subscriptionId), eq(webhookSubscriptions.active, true)),
+      )
+      .returning();
+    if (!row) return;
+    await recordEvent(tx, {
+      organizationId: row.organizationId,
+      type: "webhook.disabled",
+      data: {
+        webhookId: row.id,
+        url: row.url,
+        reason,
+        failingSince: row.failingSince?.toISOString() ?? null,
+      },
+      now,
+    });
+  });
 }

@@ -1,3 +1,4 @@
+import type { WebhookSecretBox } from "./secret-box.ts";
 import type { Resolve } from "./ssrf.ts";
 
 const SECOND = 1000;
@@ -37,6 +38,8 @@ export interface DispatcherOptions {
   purgeEveryMs: number;
   allowPrivate: boolean;
   resolve?: Resolve;
+  /** opens the sealed signing secrets (WEBHOOK_SECRET_KEY); the development key when unset */
+  secretBox?: WebhookSecretBox;
   random: () => number;
 }
 
@@ -67,4 +70,21 @@ export function retryDelay(
   if (base === undefined) return undefined;
   const spread = options.jitter * (2 * options.random() - 1);
   return Math.max(0, Math.round(base * (1 + spread)));
+}
+
+/**
+ * A duration as people say it, in the largest whole unit: "5 days", "36 hours", "1 minute";
+ * the reason a subscription was disabled names its real `disableAfterMs`.
+ */
+export function describeDuration(ms: number): string {
+  const units: [string, number][] = [
+    ["day", 24 * HOUR],
+    ["hour", HOUR],
+    ["minute", 60 * SECOND],
+    ["second", SECOND],
+  ];
+  const [unit, size] = units.find(([, size]) => ms >= size && ms % size === 0) ?? ["ms", 1];
+  const count = ms / size;
+  if (unit === "ms") return `${ms} ms`;
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
 }

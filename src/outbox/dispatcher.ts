@@ -10,8 +10,9 @@ import {
   purgeEvents,
   releaseClaim,
 } from "./delivery-store.ts";
-import { type DispatcherOptions, retryDelay } from "./dispatcher-options.ts";
+import { type DispatcherOptions, describeDuration, retryDelay } from "./dispatcher-options.ts";
 import { WEBHOOK_CHANNEL } from "./outbox.ts";
+import { signingSecrets } from "./secret-box.ts";
 import { sendWebhook } from "./send.ts";
 
 export {
@@ -44,7 +45,6 @@ export class WebhookDispatcher {
   private unlisten: (() => Promise<void>) | undefined;
   /** the running claim loop, if any; stop() waits for it so no claim lands after */
   private claiming: Promise<void> | undefined;
-  // Stryker disable next-line BooleanLiteral: fill() writes it before its only read
   private again = false;
   private stopped = false;
 
@@ -92,7 +92,6 @@ export class WebhookDispatcher {
           if (!this.stopped) this.schedulePurge(this.options.purgeEveryMs);
         });
     }, afterMs);
-    // Stryker disable next-line OptionalChaining: Bun's and Node's timers always have unref
     (this.purgeTimer as { unref?: () => void }).unref?.();
   }
 
@@ -124,6 +123,9 @@ export class WebhookDispatcher {
       .catch((error) => this.logger.warn("webhook claim failed", errorFields(error)))
       .finally(() => {
         this.claiming = undefined;
+        // a wake-up that came after the loop's last check (while `claiming` was still set)
+        // only raised `again`: claim for it now rather than at the next poll
+        if (this.again) this.wake();
       });
   }
 
@@ -167,9 +169,10 @@ export class WebhookDispatcher {
         });
         return;
       }
+      const secrets = await signingSecrets(this.options.secretBox, target, this.now());
       const result = await sendWebhook({
         url: target.url,
-        secret: target.secret,
+        secrets,
         webhookId: claim.id,
         payload: target.payload,
         timeoutMs: this.options.timeoutMs,
@@ -217,10 +220,11 @@ export class WebhookDispatcher {
       });
       const since = await markSubscriptionFailing(db, target.subscriptionId, now);
       if (since && now.getTime() - since.getTime() >= this.options.disableAfterMs) {
-        await disableSubscription(db, target.subscriptionId, "Failing for 5 days", now);
+        const duration = describeDuration(this.options.disableAfterMs);
+        await disableSubscription(db, target.subscriptionId, `Failing for ${duration}`, now);
         this.logger.warn("webhook subscription disabled", {
           subscriptionId: target.subscriptionId,
-          reason: "failing for 5 days",
+          reason: `failing for ${duration}`,
         });
       }
     } catch (error) {

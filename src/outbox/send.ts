@@ -9,7 +9,8 @@ export type SendResult =
 
 export interface SendInput {
   url: string;
-  secret: string;
+  /** the signing secrets: the current one, then the previous one during a rotation's grace */
+  secrets: string[];
   webhookId: string;
   payload: unknown;
   timeoutMs: number;
@@ -28,6 +29,10 @@ const ERROR_BODY_CHARS = 200;
  * a public receiver cannot bounce the request to an internal address. Any 2xx is success.
  */
 export async function sendWebhook(input: SendInput): Promise<SendResult> {
+  if (input.secrets.length === 0) {
+    const error = "The signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?)";
+    return { kind: "failed", error: `${error}; rotate the webhook's secret` };
+  }
   try {
     await assertSafeTarget(input.url, input.allowPrivate, input.resolve);
   } catch (error) {
@@ -43,7 +48,7 @@ export async function sendWebhook(input: SendInput): Promise<SendResult> {
       headers: {
         "content-type": "application/json",
         "user-agent": "orgit-webhooks/1",
-        ...signedHeaders(input.secret, input.webhookId, body),
+        ...signedHeaders(input.secrets, input.webhookId, body),
       },
       body,
       redirect: "manual",

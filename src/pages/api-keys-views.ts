@@ -1,21 +1,19 @@
-import { SCOPES } from "../auth/permissions.ts";
 import type { SessionMember } from "../auth/sessions.ts";
-import type { ApiKeyStatus } from "../graphql/generated.ts";
-import type { MyOrganization } from "../modules/settings/service.ts";
+import type { MyOrganizationsQuery } from "../generated/graphql.ts";
+import { when } from "./dates.ts";
 import { type Html, html } from "./html.ts";
+import {
+  allowlistField,
+  expiryBanner,
+  keySecurityActions,
+  keySecurityNotes,
+  policyLine,
+} from "./key-security-views.ts";
+import type { KeyView } from "./key-view.ts";
 import { layout } from "./layout.ts";
+import { scopePicker } from "./scope-picker.ts";
 
-export interface KeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  status: ApiKeyStatus;
-  owner: { id: string; firstName: string; lastName: string };
-}
+export type { KeyView };
 
 export const EXPIRATIONS = [
   ["DAYS_30", "30 days"],
@@ -29,12 +27,12 @@ export interface FormState {
   name?: string;
   scopes?: string[];
   expiration?: string;
+  allowedIps?: string;
   errors?: string[];
 }
 
-/** `2026-05-01 14:03 UTC` inside a <time> element; machine-readable and the same for everyone. */
-const when = (iso: string | null, none: string) =>
-  iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>` : none;
+/** One organization of the member, as the MyOrganizations operation answers it. */
+type MyOrganization = MyOrganizationsQuery["myOrganizations"][number];
 
 const orgQuery = (org: MyOrganization) => `?org=${encodeURIComponent(org.id)}`;
 
@@ -59,20 +57,21 @@ function secretCard(name: string, secret: string): Html {
 </section>`;
 }
 
-function keyRow(key: KeyView, org: MyOrganization, admin: boolean): Html {
+function keyRow(key: KeyView, org: MyOrganization, admin: boolean, now: Date): Html {
   const status = key.status.toLowerCase();
   return html`<tr data-testid="api-key-row" data-key-name="${key.name}">
-  <td data-label="Name"><strong>${key.name}</strong><br><code>${key.prefix}…</code></td>
+  <td data-label="Key"><strong class="key-name">${key.name}</strong>
+    <span class="key-meta"><code>${key.prefix}…</code> · created ${when(key.createdAt, "")}</span>${keySecurityNotes(key, now)}</td>
   ${admin ? html`<td data-label="Owner" data-testid="key-owner">${key.owner.firstName} ${key.owner.lastName}</td>` : ""}
-  <td data-label="Scopes">${key.scopes.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}</td>
-  <td data-label="Created">${when(key.createdAt, "")}</td>
+  <td data-label="Scopes"><ul class="scope-list">${key.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul></td>
   <td data-label="Expires">${when(key.expiresAt, "Never")}</td>
   <td data-label="Last used">${when(key.lastUsedAt, "Never used")}</td>
   <td data-label="Status"><span class="status ${status}" data-testid="key-status">${status}</span></td>
-  <td data-label="Actions">${
+  <td data-label="Actions"><a href="/settings/api-keys/${key.id}/usage" data-testid="key-usage" aria-label="Usage of ${key.name}">Usage</a> ${
     key.status === "REVOKED"
       ? ""
-      : html`<a href="/settings/api-keys/${key.id}/revoke${orgQuery(org)}" data-testid="key-revoke" aria-label="Revoke ${key.name}">Revoke</a>`
+      : html`${keySecurityActions(key, org)}
+  <a href="/settings/api-keys/${key.id}/revoke${orgQuery(org)}" data-testid="key-revoke" aria-label="Revoke ${key.name}">Revoke</a>`
   }</td>
 </tr>`;
 }
@@ -85,7 +84,10 @@ function createForm(org: MyOrganization, csrf: string, form: FormState): Html {
     return html`<p>API keys are for administrator and technician seats; your role here is ${org.role}.</p>`;
   }
   const chosen = new Set(form.scopes ?? []);
-  const expiration = form.expiration ?? "DAYS_90";
+  // under a maximum lifetime, only the choices within it are offered (docs/settings.md)
+  const offered = EXPIRATIONS.filter(([value]) => org.keyExpirationChoices.includes(value));
+  const fallback = offered.some(([v]) => v === "DAYS_90") ? "DAYS_90" : offered[0]?.[0];
+  const expiration = form.expiration ?? fallback;
   return html`${
     form.errors?.length
       ? html`<div class="alert error" role="alert"><p>The key was not created:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
@@ -98,17 +100,14 @@ function createForm(org: MyOrganization, csrf: string, form: FormState): Html {
   <input id="key-name" name="name" type="text" required maxlength="100" value="${form.name ?? ""}"
     aria-describedby="key-name-hint" data-testid="key-name">
   <p class="hint" id="key-name-hint">What the key is for, e.g. “Backup script on srv-01”.</p>
-  <fieldset>
-    <legend>Scopes</legend>
-    <div class="scopes">${SCOPES.map(
-      (scope) =>
-        html`<label><input type="checkbox" name="scopes" value="${scope}"${chosen.has(scope) ? html` checked` : ""} data-testid="key-scope-${scope}"> ${scope}</label>`,
-    )}</div>
-  </fieldset>
+  ${scopePicker(chosen)}
   <label for="key-expiration">Expiration</label>
-  <select id="key-expiration" name="expiration" data-testid="key-expiration">
-    ${EXPIRATIONS.map(([value, label]) => html`<option value="${value}"${value === expiration ? html` selected` : ""}>${label}</option>`)}
+  <select id="key-expiration" name="expiration" data-testid="key-expiration" aria-describedby="key-expiration-hint">
+    ${offered.map(([value, label]) => html`<option value="${value}"${value === expiration ? html` selected` : ""}>${label}</option>`)}
   </select>
+  <p class="hint" id="key-expiration-hint">90 days unless you choose otherwise; a key that never expires is a standing risk.</p>
+  ${policyLine(org)}
+  ${allowlistField(form.allowedIps ?? "")}
   <div class="actions"><button type="submit" data-testid="key-create">Create key</button></div>
 </form>`;
 }
@@ -122,21 +121,26 @@ export function apiKeysView(options: {
   created?: { name: string; secret: string };
   notice?: string;
   form?: FormState;
+  now: Date;
 }): Html {
-  const { org, csrf, keys } = options;
+  const { org, csrf, keys, now } = options;
   const admin = org.seat === "ADMIN";
   const main = html`<h1>API keys</h1>
 ${picker(options.orgs, org)}
 ${options.notice ? html`<p class="alert ok" role="status">${options.notice}</p>` : ""}
+${expiryBanner(keys, now)}
 ${options.created ? secretCard(options.created.name, options.created.secret) : ""}
 <section class="card" aria-labelledby="keys-title">
-  <h2 id="keys-title">${admin ? "Keys of every member" : "Your keys"} in ${org.name}</h2>
+  <h2 id="keys-title">${admin ? "All API keys" : "Your keys"} in ${org.name}</h2>
+  ${admin ? html`<p class="hint">As an administrator you see and can revoke every member's keys.</p>` : ""}
   ${
     keys.length === 0
-      ? html`<p>No keys yet.</p>`
-      : html`<table>
-  <thead><tr><th scope="col">Name</th>${admin ? html`<th scope="col">Owner</th>` : ""}<th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
-  <tbody>${keys.map((k) => keyRow(k, org, admin))}</tbody>
+      ? html`<div class="empty" data-testid="keys-empty"><p><strong>No keys yet.</strong></p>
+    <p>A key lets a script or an integration call the orgit API as you, with the permissions you
+    choose. <a href="#create-title">Create your first key</a>.</p></div>`
+      : html`<table class="keys">
+  <thead><tr><th scope="col">Key</th>${admin ? html`<th scope="col">Owner</th>` : ""}<th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+  <tbody>${keys.map((k) => keyRow(k, org, admin, now))}</tbody>
 </table>`
   }
 </section>

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { SESSION_COOKIE } from "../auth/sessions.ts";
+import { randomBase62 } from "../auth/keys.ts";
 import { ApiError } from "../errors.ts";
 import {
   CreateMyApiKeyDocument,
@@ -7,11 +7,22 @@ import {
   MyApiKeysDocument,
   MyOrganizationsDocument,
   RevokeApiKeyDocument,
-} from "../graphql/generated.ts";
+} from "../generated/graphql.ts";
 import { apiKeysView, type FormState, revokeView } from "./api-keys-views.ts";
-import { FLASH_COOKIE, FLASH_MAX_AGE_S, FLASH_PATH, openFlash, sealFlash } from "./flash.ts";
+import type { PageDeps } from "./deps.ts";
+import {
+  FLASH_COOKIE,
+  FLASH_MAX_AGE_S,
+  FLASH_PATH,
+  type Flash,
+  openFlash,
+  sealFlash,
+} from "./flash.ts";
 import { pageResponse, seeOther } from "./html.ts";
-import { messagePage, pageFailSafe } from "./layout.ts";
+import { allowlistEntries, rotatedNotice, savedNotice } from "./key-security-views.ts";
+import { forbiddenPage, messagePage, pageFailSafe } from "./layout.ts";
+import { memberSession } from "./member-session.ts";
+import { describeProblem } from "./problems.ts";
 import {
   clearCookie,
   cookie,
@@ -21,10 +32,9 @@ import {
   readCookie,
   type SignedIn,
   sessionCsrfValid,
-  signedIn,
 } from "./request.ts";
-import type { PageDeps } from "./routes.ts";
-import { forbiddenPage } from "./sign-in.ts";
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 const notFoundPage = (what: string) =>
   messagePage(
@@ -43,15 +53,9 @@ const notFoundPage = (what: string) =>
  * and revokes which key) live once, in src/modules/settings/service.ts.
  */
 export const apiKeyPages = ({ services, operations }: PageDeps) => {
-  const { config } = services;
+  const { config, sessions } = services;
   const failSafe = pageFailSafe(services.logger);
   const runAs = (session: SignedIn) => operations.forMember({ userId: session.member.userId });
-
-  /** Without a (live) session: to sign-in, saying why when a cookie was there. */
-  const toLogin = (request: Request) =>
-    readCookie(request, SESSION_COOKIE)
-      ? seeOther("/login?expired", [clearCookie(request, SESSION_COOKIE)])
-      : seeOther("/login");
 
   async function organization(session: SignedIn, wanted: string | undefined) {
     const { myOrganizations: orgs } = await runAs(session)(MyOrganizationsDocument);
@@ -59,11 +63,38 @@ export const apiKeyPages = ({ services, operations }: PageDeps) => {
     return { orgs, org };
   }
 
+  /** The flash of the POST before, once: the cookie is cleared, the session's id consumed. */
+  async function takeFlash(
+    request: Request,
+    session: SignedIn,
+    orgId: string,
+    cookies: string[],
+  ): Promise<Flash | undefined> {
+    const sealed = readCookie(request, FLASH_COOKIE);
+    if (!sealed) return undefined;
+    cookies.push(clearCookie(request, FLASH_COOKIE));
+    const flash = await openFlash(session.token, sealed);
+    if (!flash || flash.organizationId !== orgId) return undefined;
+    return (await sessions.takeFlash(session.member.sessionId, flash.id)) ? flash : undefined;
+  }
+
+  /** Sets the session's flash id and returns the cookie that carries the message. */
+  async function flashCookie(
+    request: Request,
+    session: SignedIn,
+    flash: DistributiveOmit<Flash, "id">,
+  ) {
+    const id = randomBase62(22);
+    await sessions.setFlash(session.member.sessionId, id);
+    const sealed = await sealFlash(session.token, { ...flash, id } as Flash);
+    return cookie(request, FLASH_COOKIE, sealed, { maxAge: FLASH_MAX_AGE_S });
+  }
+
   async function listPage(
     request: Request,
     session: SignedIn,
     orgId: string | undefined,
-    extra: { form?: FormState; notice?: string; status?: number; revoked?: string } = {},
+    extra: { form?: FormState; notice?: string; status?: number; rotated?: string } = {},
   ) {
     const { orgs, org } = await organization(session, orgId);
     if (orgs.length === 0) {
@@ -79,18 +110,14 @@ export const apiKeyPages = ({ services, operations }: PageDeps) => {
       organizationId: org.id,
     });
     const cookies: string[] = [];
-    let created: { name: string; secret: string } | undefined;
-    const sealed = readCookie(request, FLASH_COOKIE);
-    if (sealed) {
-      // shown once: whatever happens next, the cookie is gone
-      cookies.push(clearCookie(request, FLASH_COOKIE, FLASH_PATH));
-      const flash = await openFlash(session.token, sealed);
-      if (flash && flash.organizationId === org.id) created = flash;
-    }
-    const revoked = extra.revoked ? keys.find((k) => k.id === extra.revoked) : undefined;
+    const flash = await takeFlash(request, session, org.id, cookies);
+    const created = flash?.kind === "created" ? flash : undefined;
     const notice =
       extra.notice ??
-      (revoked ? `Key “${revoked.name}” revoked. It is refused from now on.` : undefined);
+      (flash?.kind === "revoked"
+        ? `Key “${flash.name}” revoked. It is refused from now on.`
+        : undefined) ??
+      (created && extra.rotated === created.keyId ? rotatedNotice(created.name) : undefined);
     const body = apiKeysView({
       member: session.member,
       csrf: session.csrf,
@@ -100,6 +127,7 @@ export const apiKeyPages = ({ services, operations }: PageDeps) => {
       created,
       notice,
       form: extra.form,
+      now: services.now(),
     });
     return pageResponse(body, { status: extra.status ?? 200, cookies });
   }
@@ -108,98 +136,103 @@ export const apiKeyPages = ({ services, operations }: PageDeps) => {
     originAllowed(request, config.publicBaseUrl) && sessionCsrfValid(session, field(body, "_csrf"));
 
   return new Elysia({ name: "settings-api-keys", detail: { hide: true } })
+    .use(memberSession(services))
     .get("/settings", () => seeOther(FLASH_PATH))
-    .get("/settings/api-keys", ({ request, query }) =>
-      failSafe(request, async () => {
-        const session = await signedIn(services, request);
-        if (!session) return toLogin(request);
-        return listPage(request, session, query.org, { revoked: query.revoked });
-      }),
+    .get(
+      "/settings/api-keys",
+      ({ request, query, session }) =>
+        failSafe(request, () =>
+          listPage(request, session, query.org, {
+            rotated: query.rotated,
+            notice: savedNotice(query),
+          }),
+        ),
+      { signedIn: true },
     )
-    .post("/settings/api-keys", ({ request, body }) =>
-      failSafe(request, async () => {
-        const session = await signedIn(services, request);
-        if (!session) return toLogin(request);
-        if (!postAllowed(request, session, body)) return forbiddenPage();
-        const orgId = field(body, "org");
-        const form: FormState = {
-          name: field(body, "name"),
-          scopes: fields(body, "scopes"),
-          expiration: field(body, "expiration"),
-        };
-        try {
-          // a field left out is refused by GraphQL's variable coercion, shown on the form below
-          const input = {
-            organizationId: orgId,
-            name: form.name,
-            scopes: form.scopes,
-            expiresIn: form.expiration,
-          } as CreateMyApiKeyInput;
-          const { createMyApiKey } = await runAs(session)(CreateMyApiKeyDocument, { input });
-          const flash = await sealFlash(session.token, {
-            secret: createMyApiKey.secret,
-            keyId: createMyApiKey.apiKey.id,
-            name: createMyApiKey.apiKey.name,
-            organizationId: orgId,
-          });
-          const flashCookie = cookie(request, FLASH_COOKIE, flash, {
-            path: FLASH_PATH,
-            maxAge: FLASH_MAX_AGE_S,
-          });
-          return seeOther(`${FLASH_PATH}?org=${encodeURIComponent(orgId)}`, [flashCookie]);
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          if (error.code === "NOT_FOUND") return notFoundPage("Organization");
-          const errors = error.details?.length
-            ? error.details.map(describeProblem)
-            : [error.message];
-          return listPage(request, session, orgId, {
-            form: { ...form, errors },
-            status: error.status,
-          });
-        }
-      }),
+    .post(
+      "/settings/api-keys",
+      ({ request, body, session }) =>
+        failSafe(request, async () => {
+          if (!postAllowed(request, session, body)) return forbiddenPage();
+          const orgId = field(body, "org");
+          const form: FormState = {
+            name: field(body, "name"),
+            scopes: fields(body, "scopes"),
+            expiration: field(body, "expiration"),
+            allowedIps: field(body, "allowedIps"),
+          };
+          try {
+            // a field left out is refused by GraphQL's variable coercion, shown on the form below
+            const input = {
+              organizationId: orgId,
+              name: form.name,
+              scopes: form.scopes,
+              expiresIn: form.expiration,
+              allowedIps: allowlistEntries(form.allowedIps ?? ""),
+            } as CreateMyApiKeyInput;
+            const { createMyApiKey } = await runAs(session)(CreateMyApiKeyDocument, { input });
+            const flash = await flashCookie(request, session, {
+              kind: "created",
+              secret: createMyApiKey.secret,
+              keyId: createMyApiKey.apiKey.id,
+              name: createMyApiKey.apiKey.name,
+              organizationId: orgId,
+            });
+            return seeOther(`${FLASH_PATH}?org=${encodeURIComponent(orgId)}`, [flash]);
+          } catch (error) {
+            if (!(error instanceof ApiError)) throw error;
+            if (error.code === "NOT_FOUND") return notFoundPage("Organization");
+            const errors = error.details?.length
+              ? error.details.map(describeProblem)
+              : [error.message];
+            return listPage(request, session, orgId, {
+              form: { ...form, errors },
+              status: error.status,
+            });
+          }
+        }),
+      { signedIn: true },
     )
-    .get("/settings/api-keys/:id/revoke", ({ request, params, query }) =>
-      failSafe(request, async () => {
-        const session = await signedIn(services, request);
-        if (!session) return toLogin(request);
-        const { org } = await organization(session, query.org);
-        if (!org) return notFoundPage("Organization");
-        const { myApiKeys: keys } = await runAs(session)(MyApiKeysDocument, {
-          organizationId: org.id,
-        });
-        const key = keys.find((k) => k.id === params.id);
-        if (!key) return notFoundPage("API key");
-        return pageResponse(revokeView({ member: session.member, csrf: session.csrf, org, key }));
-      }),
+    .get(
+      "/settings/api-keys/:id/revoke",
+      ({ request, params, query, session }) =>
+        failSafe(request, async () => {
+          const { org } = await organization(session, query.org);
+          if (!org) return notFoundPage("Organization");
+          const { myApiKeys: keys } = await runAs(session)(MyApiKeysDocument, {
+            organizationId: org.id,
+          });
+          const key = keys.find((k) => k.id === params.id);
+          if (!key) return notFoundPage("API key");
+          return pageResponse(revokeView({ member: session.member, csrf: session.csrf, org, key }));
+        }),
+      { signedIn: true },
     )
-    .post("/settings/api-keys/:id/revoke", ({ request, params, body }) =>
-      failSafe(request, async () => {
-        const session = await signedIn(services, request);
-        if (!session) return toLogin(request);
-        if (!postAllowed(request, session, body)) return forbiddenPage();
-        try {
-          await runAs(session)(RevokeApiKeyDocument, { id: params.id });
-        } catch (error) {
-          if (error instanceof ApiError && error.code === "NOT_FOUND")
-            return notFoundPage("API key");
-          throw error;
-        }
-        const org = encodeURIComponent(field(body, "org"));
-        return seeOther(`${FLASH_PATH}?org=${org}&revoked=${encodeURIComponent(params.id)}`);
-      }),
+    .post(
+      "/settings/api-keys/:id/revoke",
+      ({ request, params, body, session }) =>
+        failSafe(request, async () => {
+          if (!postAllowed(request, session, body)) return forbiddenPage();
+          let revoked: { id: string; name: string };
+          try {
+            ({ revokeApiKey: revoked } = await runAs(session)(RevokeApiKeyDocument, {
+              id: params.id,
+            }));
+          } catch (error) {
+            if (error instanceof ApiError && error.code === "NOT_FOUND")
+              return notFoundPage("API key");
+            throw error;
+          }
+          const org = field(body, "org");
+          // the notice rides on a flash: a crafted ?revoked= link announces nothing
+          const flash = await flashCookie(request, session, {
+            kind: "revoked",
+            keyId: revoked.id,
+            name: revoked.name,
+            organizationId: org,
+          });
+          return seeOther(`${FLASH_PATH}?org=${encodeURIComponent(org)}`, [flash]);
+        }),
+      { signedIn: true },
     );
 };
-
-const FIELD_NAMES: Record<string, string> = {
-  name: "Name",
-  scopes: "Scopes",
-  expiresIn: "Expiration",
-};
-
-/** `input.scopes.2: Unknown scope: x` → `Scopes: Unknown scope: x`. */
-function describeProblem(detail: { path: string[]; message: string }): string {
-  const name = detail.path.find((p) => p in FIELD_NAMES);
-  return name ? `${FIELD_NAMES[name]}: ${detail.message}` : detail.message;
-}

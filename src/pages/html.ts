@@ -40,7 +40,9 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 /** Headers of every HTML answer (docs/decisions.md §10), errors included. */
 export const PAGE_HEADERS: Record<string, string> = {
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": "default-src 'self'",
+  // no framing (clickjacking), forms post only here, no <base> to redirect relative URLs
+  "content-security-policy":
+    "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   "x-frame-options": "DENY",
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",

@@ -6,26 +6,46 @@ import type { Services } from "../services.ts";
 /** Cookie, CSRF and Origin handling shared by the pages. */
 export const CSRF_COOKIE = "orgit_csrf";
 
+const isSecure = (request: Request) => requestMeta(request)?.secure ?? false;
+
+/**
+ * Over HTTPS every cookie is named `__Host-<name>`: the browser then only accepts it Secure,
+ * for Path=/ and without Domain, so a sibling subdomain cannot plant one (OWASP Session
+ * Management). The unprefixed name is only read over plain HTTP (local development).
+ */
+const cookieName = (request: Request, name: string) =>
+  isSecure(request) ? `__Host-${name}` : name;
+
 export function readCookie(request: Request, name: string): string | undefined {
+  const wanted = cookieName(request, name);
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === wanted) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
 
-const isSecure = (request: Request) => requestMeta(request)?.secure ?? false;
-
-/** HttpOnly, SameSite=Lax, Secure over HTTPS; no Max-Age: gone when the browser closes. */
+/**
+ * HttpOnly, SameSite=Lax, Secure over HTTPS; no Max-Age: gone when the browser closes. Over
+ * HTTPS the path is always `/`, as the `__Host-` prefix requires; `path` narrows it over plain
+ * HTTP only.
+ */
 export function cookie(
   request: Request,
   name: string,
   value: string,
   options: { path?: string; maxAge?: number } = {},
 ): string {
-  const parts = [`${name}=${value}`, `Path=${options.path ?? "/"}`, "HttpOnly", "SameSite=Lax"];
+  const secure = isSecure(request);
+  const path = secure ? "/" : (options.path ?? "/");
+  const parts = [
+    `${cookieName(request, name)}=${value}`,
+    `Path=${path}`,
+    "HttpOnly",
+    "SameSite=Lax",
+  ];
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
-  if (isSecure(request)) parts.push("Secure");
+  if (secure) parts.push("Secure");
   return parts.join("; ");
 }
 
@@ -66,13 +86,20 @@ export interface SignedIn {
   csrf: string;
 }
 
+/**
+ * The signed-in member, or null. A session that may only add a passkey (docs/decisions.md §12)
+ * counts as signed out everywhere but where the page says `enrollOnly: "allowed"`, so a new
+ * page refuses it by default.
+ */
 export async function signedIn(
   services: Pick<Services, "sessions">,
   request: Request,
+  options: { enrollOnly?: "allowed" } = {},
 ): Promise<SignedIn | null> {
   const token = readCookie(request, SESSION_COOKIE);
   const member = await services.sessions.resolve(token);
   if (!member || !token) return null;
+  if (member.enrollOnly && options.enrollOnly !== "allowed") return null;
   return { member, token, csrf: sessionCsrfToken(token) };
 }
 
@@ -93,4 +120,5 @@ export function fields(body: unknown, name: string): string[] {
   return list.filter((v): v is string => typeof v === "string");
 }
 
-export const clientIp = (request: Request) => requestMeta(request)?.clientIp ?? "unknown";
+/** The client as throttles count it: its IPv4 address or its IPv6 /64 (http/client-ip.ts). */
+export const clientNetworkOf = (request: Request) => requestMeta(request)?.client ?? "unknown";

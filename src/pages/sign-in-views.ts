@@ -1,6 +1,7 @@
 import { PASSWORD_MIN_LENGTH } from "../auth/passwords.ts";
 import { type Html, html } from "./html.ts";
 import { layout } from "./layout.ts";
+import { PASSKEY_SCRIPTS } from "./passkey-assets.ts";
 
 const alert = (kind: "error" | "ok", text: string | undefined) =>
   text
@@ -26,9 +27,17 @@ export function loginView(options: {
       data-testid="login-password">
     <div class="actions"><button type="submit" data-testid="login-submit">Sign in</button></div>
   </form>
+  <h2>Or with a passkey</h2>
+  <form method="post" action="/login/passkey" data-passkey="/login/passkey/options" data-ceremony="get">
+    <input type="hidden" name="_csrf" value="${options.csrf}">
+    <input type="hidden" name="response" value="">
+    <p class="hint">No email needed: your device shows the passkeys it holds for this site.</p>
+    <div class="actions"><button type="submit" class="secondary" data-testid="passkey-sign-in">Sign in with a passkey</button></div>
+    <p class="hint" data-passkey-status role="status" aria-live="polite" data-testid="passkey-status"></p>
+  </form>
   <p class="hint">No password yet? Ask your administrator for an invitation link.</p>
 </section>`;
-  return layout({ title: "Sign in", main });
+  return layout({ title: "Sign in", main, scripts: PASSKEY_SCRIPTS });
 }
 
 export function inviteView(options: {

@@ -1,11 +1,12 @@
 import { Elysia } from "elysia";
 import { SESSION_COOKIE } from "../auth/sessions.ts";
 import { ApiError } from "../errors.ts";
+import type { PageDeps } from "./deps.ts";
 import { pageResponse, seeOther } from "./html.ts";
-import { messagePage, pageFailSafe } from "./layout.ts";
+import { forbiddenPage, HOME, messagePage, pageFailSafe } from "./layout.ts";
 import {
   clearCookie,
-  clientIp,
+  clientNetworkOf,
   cookie,
   field,
   originAllowed,
@@ -15,19 +16,12 @@ import {
   sessionCsrfValid,
   signedIn,
 } from "./request.ts";
-import type { PageDeps } from "./routes.ts";
 import { inviteView, loginView } from "./sign-in-views.ts";
 
-export const HOME = "/settings/api-keys";
+export const SECURITY = "/settings/security";
+const PASSKEY_REQUIRED =
+  "Your organization requires administrators to sign in with a passkey. Use “Sign in with a passkey” below.";
 const INVITE_TOKEN = /^[0-9A-Za-z]{43}$/;
-
-export const forbiddenPage = () =>
-  messagePage(
-    403,
-    "Form refused",
-    "This form has expired or was not sent from this site, so nothing was changed. Reload the page and try again.",
-    { href: HOME, label: "Back to the settings" },
-  );
 
 function loginPage(status: number, view: Parameters<typeof loginView>[0]) {
   return pageResponse(loginView(view), { status });
@@ -64,7 +58,9 @@ export const signInPages = ({ services }: Pick<PageDeps, "services">) => {
             ? "You are signed out."
             : query.expired !== undefined
               ? "Your session has ended. Sign in again."
-              : undefined;
+              : query.passkey_added !== undefined
+                ? "Passkey added. Sign in with it now."
+                : undefined;
         const response = loginPage(200, { csrf: csrf.token, notice });
         if (csrf.setCookie) response.headers.append("set-cookie", csrf.setCookie);
         return response;
@@ -79,25 +75,44 @@ export const signInPages = ({ services }: Pick<PageDeps, "services">) => {
           return forbiddenPage();
         const email = field(body, "email");
         const csrf = field(body, "_csrf");
-        const result = await accounts.signIn(email, field(body, "password"), clientIp(request));
+        const result = await accounts.signIn(
+          email,
+          field(body, "password"),
+          clientNetworkOf(request),
+        );
         if (result.kind === "throttled") {
-          return loginPage(429, {
+          const response = loginPage(429, {
             csrf,
             email,
             error: "Too many failed sign-ins. Wait 15 minutes, then try again.",
           });
+          response.headers.set("retry-after", String(result.retryAfterS));
+          return response;
+        }
+        if (result.kind === "busy") {
+          const response = loginPage(503, {
+            csrf,
+            email,
+            error: "Too many sign-ins at once. Wait a second, then try again.",
+          });
+          response.headers.set("retry-after", "1");
+          return response;
         }
         if (result.kind === "invalid") {
           return loginPage(401, { csrf, email, error: "Invalid email or password" });
         }
+        if (result.kind === "passkey-required") {
+          return loginPage(403, { csrf, email, error: PASSKEY_REQUIRED });
+        }
         // a fresh id at every sign-in; the browser's previous session, if any, ends
         await sessions.end(readCookie(request, SESSION_COOKIE));
-        return seeOther(HOME, [sessionCookie(request, result.token)]);
+        const to = result.enrollOnly ? SECURITY : HOME;
+        return seeOther(to, [sessionCookie(request, result.token)]);
       }),
     )
     .post("/logout", ({ request, body }) =>
       failSafe(request, async () => {
-        const session = await signedIn(services, request);
+        const session = await signedIn(services, request, { enrollOnly: "allowed" });
         if (!session) return seeOther("/login");
         if (
           !originAllowed(request, config.publicBaseUrl) ||

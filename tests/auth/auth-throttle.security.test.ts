@@ -48,7 +48,7 @@ async function expectPerIp429(response: Response) {
 function suite(driver: DriverName) {
   const clock = manualClock();
   const { app, db, make } = useTestApp(driver, {
-    // the seed's per-IP limit; the burst out of the way so that the minute bucket is what speaks
+    // the default per-IP limit (docs/limits.md); the burst out of the way so that the minute bucket is what speaks
     env: { RATE_LIMIT_IP_PER_MIN: "60", RATE_LIMIT_BURST_PER_SEC: "100000" },
     now: clock.now,
   });

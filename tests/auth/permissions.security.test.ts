@@ -57,7 +57,7 @@ function suite(driver: DriverName) {
     const tech = await app.services.keys.authenticate(
       (await make.member({ role: "technician" })).key,
     );
-    expect(admin.permissions.size).toBe(11);
+    expect(admin.permissions.size).toBe(12); // audit.view included (docs/security.md#audit-trail)
     expect([...tech.permissions].sort() as string[]).toEqual(
       [
         "alerts.manage",

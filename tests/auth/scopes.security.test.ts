@@ -10,7 +10,7 @@ import {
 import { graphqlError } from "../helpers/lists.ts";
 
 /**
- * The seed's reserved scopes (`dashboards:read`, `automations:read`, `automations:write`:
+ * The reserved scopes (docs/decisions.md, "Reserved scopes") (`dashboards:read`, `automations:read`, `automations:write`:
  * "reserved; selectable, no public endpoint uses it"): a key may hold them, and they open
  * nothing. Every route still asks for its own scope and names it in the 403.
  */
@@ -79,7 +79,7 @@ function suite(driver: DriverName) {
     });
   });
 
-  test("an automations scope the seed does not list is refused at key creation", async () => {
+  test("an automations scope outside the reserved ones is refused at key creation", async () => {
     const org = await make.organization();
     const user = await make.user();
     await app.services.operator.addMember({

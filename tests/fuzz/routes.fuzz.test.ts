@@ -3,7 +3,6 @@ import fc from "fast-check";
 import type { OrgitApp } from "../../src/app.ts";
 import { generateApiKey } from "../../src/auth/keys.ts";
 import { SCOPES } from "../../src/auth/permissions.ts";
-import { WebhookService } from "../../src/modules/webhooks/service.ts";
 import {
   buildTestApp,
   type FreshDatabase,
@@ -58,14 +57,11 @@ let graphqlCases: [string, string, Record<string, unknown>][] = [];
 
 beforeAll(async () => {
   fresh = await freshDatabase("pglite");
-  app = await buildTestApp(fresh.database, { env: { LOG_LEVEL: "silent" } });
   // random webhook hosts must never reach a real resolver: every name resolves to nothing
-  app.services.webhooks = new WebhookService(
-    fresh.database,
-    () => new Date(),
-    false,
-    async () => [],
-  );
+  app = await buildTestApp(fresh.database, {
+    env: { LOG_LEVEL: "silent" },
+    resolveHost: async () => [],
+  });
   const make = factories(app);
   const all = await make.member({ scopes: [...SCOPES] });
   const limited = await make.member({ role: "technician", scopes: ["tickets:read"] });

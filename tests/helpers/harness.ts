@@ -40,13 +40,14 @@ export async function freshDatabase(driver: DriverName): Promise<{
   await admin.unsafe(`create database ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const database = await createDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+  const open = () => createDatabase({ ...pooled(url), poolSize: 4 });
+  const database = await open();
   const others: Database[] = [];
   return {
     database,
     databaseUrl: url.toString(),
     async openAnother() {
-      const other = await createDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+      const other = await open();
       others.push(other);
       return other;
     },
@@ -56,6 +57,23 @@ export async function freshDatabase(driver: DriverName): Promise<{
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     },
+  };
+}
+
+/**
+ * With TEST_DATABASE_POOLER_URL (a PgBouncer in transaction mode whose `*` entry points at
+ * TEST_DATABASE_URL's server), the suites run through it as `DATABASE_POOLER=pgbouncer` would
+ * (docs/operations.md, PgBouncer); the direct URL stays the test database's own.
+ */
+function pooled(direct: URL) {
+  const pooler = process.env.TEST_DATABASE_POOLER_URL;
+  if (!pooler) return { databaseUrl: direct.toString() };
+  const url = new URL(pooler);
+  url.pathname = direct.pathname;
+  return {
+    databaseUrl: url.toString(),
+    pooler: "pgbouncer" as const,
+    directUrl: direct.toString(),
   };
 }
 
@@ -75,11 +93,17 @@ export interface TestAppOptions {
    * them (the quota is still synced on demand and at stop)
    */
   quotaSyncMs?: number;
+  /** DNS of the webhook URL check at subscription time (AppOptions.resolveHost) */
+  resolveHost?: AppOptions["resolveHost"];
   /**
    * webhook dispatcher settings (fast retries, fake DNS). Unset: no dispatcher, so its poll
    * queries and sends stay out of suites that do not test delivery.
    */
   webhooks?: AppOptions["webhooks"];
+  /** audit trail: unset, rows are written on `flush()` and at stop, and no upkeep job runs */
+  audit?: AppOptions["audit"];
+  /** start the features' periodic jobs (retention runs, expiry warnings); off by default */
+  backgroundJobs?: boolean;
 }
 
 /** Rate limits out of the way unless a suite sets its own (tests send many requests per second). */
@@ -107,6 +131,11 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     redis: options.redis,
     redisPrefix: options.redisPrefix,
     quotaSyncMs: options.quotaSyncMs ?? 0,
+    resolveHost: options.resolveHost,
+    // no retention timer adding queries: tests run it themselves (changeRetention.run())
+    backgroundJobs: options.backgroundJobs ?? false,
+
+    audit: options.audit ?? { flushMs: 0, maintenance: false },
   });
 }
 

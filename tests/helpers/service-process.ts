@@ -46,6 +46,8 @@ export interface ServiceProcess {
   exitCode(): number | null;
   /** false once the child has exited, whatever the cause */
   alive(): boolean;
+  /** the child's process id (the command's own process: npm, not the service it starts) */
+  pid: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -178,5 +180,6 @@ export async function startServiceProcess(options: ServiceProcessOptions): Promi
     kill,
     exitCode: () => child.exitCode,
     alive: () => !exited,
+    pid: child.pid,
   };
 }

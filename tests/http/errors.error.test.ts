@@ -22,7 +22,7 @@ function suite(driver: DriverName) {
   const { app } = useTestApp(driver, { logs });
 
   test("unknown route → 404 { error: Not found } as JSON", async () => {
-    for (const path of ["/api/v1/nope", "/", "/api/v1/whoami/extra"]) {
+    for (const path of ["/api/v1/nope", "/nowhere", "/api/v1/whoami/extra"]) {
       const response = await send(app, path);
       expect(response.status).toBe(404);
       expect(response.headers.get("content-type")).toContain("application/json");

@@ -189,6 +189,30 @@ function suite(driver: DriverName) {
       });
     });
   });
+
+  test("keys: the 50 active keys of a member count per organization; B's keys do not stop A's", async () => {
+    const { a, b } = await twoOrganizations(make);
+    // a member of both: 49 more keys in A (its factory key makes 50); B still accepts keys
+    await app.services.operator.addMember({
+      organizationId: b.organizationId,
+      userId: a.user.id,
+      role: "admin",
+    });
+    const create = (organizationId: string) =>
+      app.services.apiKeys.createApiKey({
+        organizationId,
+        userId: a.user.id,
+        name: "k",
+        scopes: ["tickets:read"],
+        expiresIn: "NEVER",
+      });
+    for (let i = 0; i < 49; i++) await create(a.organizationId);
+    await expect(create(a.organizationId)).rejects.toThrow("at most 50 active API keys");
+    await expectUntouched(app, a.organizationId, async () => {
+      const inB = await create(b.organizationId);
+      expect(inB.apiKey.organizationId).toBe(b.organizationId);
+    });
+  });
 }
 
 describeEachDriver("tenant isolation: keys and operator", suite);

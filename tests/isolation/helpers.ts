@@ -23,6 +23,7 @@ type OrgTable = PgTable & { organizationId: PgColumn };
 const ORG_TABLES: Record<string, OrgTable> = {
   alerts: schema.alerts,
   apiKeys: schema.apiKeys,
+  changes: schema.changes,
   enrollmentTokens: schema.enrollmentTokens,
   equipment: schema.equipment,
   equipmentUnits: schema.equipmentUnits,
@@ -32,6 +33,7 @@ const ORG_TABLES: Record<string, OrgTable> = {
   projects: schema.projects,
   quotaUsage: schema.quotaUsage,
   roles: schema.roles,
+  ticketComments: schema.ticketComments,
   tickets: schema.tickets,
   webhookEvents: schema.webhookEvents,
   webhookSubscriptions: schema.webhookSubscriptions,

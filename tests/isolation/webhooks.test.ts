@@ -1,6 +1,11 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { webhookDeliveries, webhookEvents } from "../../src/db/schema/index.ts";
+import {
+  webhookDeliveries,
+  webhookEvents,
+  webhookSubscriptions,
+} from "../../src/db/schema/index.ts";
+import { WebhookSecretBox } from "../../src/outbox/secret-box.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { ALL_EVENTS, createWebhook, PUBLIC_URL } from "../helpers/webhooks.ts";
@@ -137,6 +142,47 @@ function suite(driver: DriverName) {
       const own = await json(`/api/webhooks/${bHook.id}/deliveries`, b.key);
       expect(own.body.data).toEqual([]);
     });
+  });
+
+  test("secrets: B cannot rotate A's; start-up sealing seals each clear secret to its own row", async () => {
+    const { a, b, aHook, bHook } = await subscribedPair();
+    await expectUntouched(app, a.organizationId, async () => {
+      const refused = await json(`/api/webhooks/${aHook.id}/rotate-secret`, b.key, {
+        method: "POST",
+        body: { gracePeriodHours: 1 },
+      });
+      expect(refused).toEqual({ status: 404, body: { error: "Webhook not found" } });
+      const own = await json(`/api/webhooks/${bHook.id}/rotate-secret`, b.key, { method: "POST" });
+      expect(own.status).toBe(200);
+    });
+    const legacy = (n: number) => `whsec_${btoa(`legacy secret number ${n} padded!!`)}`;
+    const rows = await db.database.db
+      .insert(webhookSubscriptions)
+      .values(
+        [a, b].map((member, n) => ({
+          organizationId: member.organizationId,
+          url: PUBLIC_URL,
+          events: ALL_EVENTS,
+          secret: legacy(n),
+        })),
+      )
+      .returning();
+    expect(await app.services.webhooks.sealClearSecrets()).toBe(2);
+    const box = new WebhookSecretBox(undefined);
+    for (const [n, inserted] of rows.entries()) {
+      const [stored] = await db.database.db
+        .select()
+        .from(webhookSubscriptions)
+        .where(eq(webhookSubscriptions.id, inserted.id));
+      expect(stored?.organizationId).toBe(inserted.organizationId);
+      expect(stored?.secret).toBeNull();
+      expect(await box.open(inserted.id, stored?.secretSealed)).toBe(legacy(n));
+      const other = rows[1 - n] as { id: string };
+      expect(
+        await box.open(other.id, stored?.secretSealed),
+        "not on the other's row",
+      ).toBeUndefined();
+    }
   });
 }
 

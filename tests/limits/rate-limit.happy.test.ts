@@ -9,7 +9,7 @@ import {
   useTestApp,
 } from "../helpers/harness.ts";
 
-const SEED_LIMITS = {
+const DEFAULT_LIMITS = {
   RATE_LIMIT_IP_PER_MIN: "60",
   RATE_LIMIT_KEY_PER_MIN: "600",
   RATE_LIMIT_BURST_PER_SEC: "10",
@@ -23,9 +23,9 @@ const rateHeaders = (response: Response) => ({
 });
 
 function suite(driver: DriverName) {
-  describe("the seed's limits (60/min per IP, 600/min per key, 10/s burst)", () => {
+  describe("the default limits (60/min per IP, 600/min per key, 10/s burst)", () => {
     const clock = manualClock();
-    const { app, make } = useTestApp(driver, { env: SEED_LIMITS, now: clock.now });
+    const { app, make } = useTestApp(driver, { env: DEFAULT_LIMITS, now: clock.now });
 
     test("every /api/v1 answer carries the limit headers; they count down and refill", async () => {
       const { key } = await make.member();
@@ -118,13 +118,15 @@ function suite(driver: DriverName) {
       expect((await send(app, "/api/v1/whoami", { key, peer: "192.0.2.20" })).status).toBe(200);
     });
 
-    test("/graphql with an API key has the per-key buckets but no daily quota", async () => {
+    test("/graphql with an API key has the IP, key and plan buckets but no daily quota", async () => {
       const { key } = await make.member();
       const query = "{ whoami { user { id } } }";
       for (let i = 0; i < 10; i++) {
         const { response } = await graphql(app, key, query);
         expect(response.status).toBe(200);
-        expect(response.headers.get("ratelimit-policy")).toBe('"key";q=600;w=60, "burst";q=10;w=1');
+        expect(response.headers.get("ratelimit-policy")).toBe(
+          '"ip";q=60;w=60, "key";q=600;w=60, "burst";q=10;w=1, "org";q=1000;w=60',
+        );
         expect(response.headers.get("x-quota-used")).toBeNull();
       }
       const { response, json } = await graphql(app, key, query);
@@ -157,7 +159,7 @@ function suite(driver: DriverName) {
   describe("per IP, without a burst in the way", () => {
     const clock = manualClock();
     const { app } = useTestApp(driver, {
-      env: { ...SEED_LIMITS, RATE_LIMIT_BURST_PER_SEC: "1000" },
+      env: { ...DEFAULT_LIMITS, RATE_LIMIT_BURST_PER_SEC: "1000" },
       now: clock.now,
     });
 
@@ -184,7 +186,7 @@ function suite(driver: DriverName) {
   describe("per key, from many addresses behind a trusted proxy", () => {
     const clock = manualClock();
     const { app, make } = useTestApp(driver, {
-      env: { ...SEED_LIMITS, RATE_LIMIT_BURST_PER_SEC: "100000", TRUST_PROXY: "127.0.0.1" },
+      env: { ...DEFAULT_LIMITS, RATE_LIMIT_BURST_PER_SEC: "100000", TRUST_PROXY: "127.0.0.1" },
       now: clock.now,
     });
 
@@ -219,7 +221,7 @@ function suite(driver: DriverName) {
 
   describe("interface B: per organization by plan", () => {
     const clock = manualClock();
-    const { app, make } = useTestApp(driver, { env: SEED_LIMITS, now: clock.now });
+    const { app, make } = useTestApp(driver, { env: DEFAULT_LIMITS, now: clock.now });
 
     test("FREE: the 101st request in a minute → 429 with the same headers; no quota headers", async () => {
       const { key } = await make.member({ plan: "FREE", scopes: ["projects:read"] });

@@ -9,8 +9,8 @@ import {
 } from "../helpers/projects.ts";
 
 /**
- * Interface B's per-organization plan limit (seed: free 100 requests per minute) exceeded, on
- * the injected clock with the seed's interface A limits out of the way (the harness's roomy
+ * Interface B's per-organization plan limit (FREE: 100 requests per minute, docs/limits.md) exceeded, on
+ * the injected clock with interface A's limits out of the way (the harness's roomy
  * defaults): the refused request changes nothing, answers the 429 body and headers, and only
  * that organization is limited.
  */
@@ -27,7 +27,7 @@ function suite(driver: DriverName) {
     ratelimit: response.headers.get("ratelimit"),
   });
 
-  test("FREE: the 101st request of the minute, a create, → 429 with the seed's headers, and nothing is created", async () => {
+  test("FREE: the 101st request of the minute, a create, → 429 with the rate-limit headers, and nothing is created", async () => {
     const free = await make.member({ plan: "FREE", scopes: ALL_PROJECT_SCOPES });
     await subscribeAll(db.database, free.organizationId);
     let last: Response | undefined;

@@ -91,7 +91,9 @@ describeEachDriver("settings screen, happy paths", (driver) => {
     ];
     for (const page of pages) {
       expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
-      expect(page.headers.get("content-security-policy")).toBe("default-src 'self'");
+      expect(page.headers.get("content-security-policy")).toBe(
+        "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+      );
       expect(page.headers.get("x-frame-options")).toBe("DENY");
       expect(page.headers.get("cache-control")).toBe("no-store");
       expect(page.headers.get("x-content-type-options")).toBe("nosniff");

@@ -148,6 +148,37 @@ function suite(driver: DriverName) {
     expect(again.out.trim()).toBe("nothing to do: not a member");
   });
 
+  test("--get prints one field alone, so a script can capture ids and the secret", async () => {
+    const org = await cli(app, [
+      "create-org",
+      "--name",
+      "Scripted",
+      "--plan",
+      "PRO",
+      "--get",
+      "id",
+    ]);
+    expect(org.code, org.err).toBe(0);
+    const orgId = org.out.trim();
+    expect(org.out, "the id alone on one line").toMatch(/^[0-9a-f-]{36}\n$/);
+    const user = await cli(app, [
+      ...["create-user", "--email", "scripted@example.com", "--first-name", "Scripted"],
+      ...["--last-name", "User", "--get", "id"],
+    ]);
+    const userId = user.out.trim();
+    await cli(app, ["add-member", "--org", orgId, "--user", userId, "--role", "technician"]);
+    const key = await cli(app, [
+      ...["create-key", "--org", orgId, "--user", userId, "--name", "scripted"],
+      ...["--scopes", "tickets:read", "--get", "secret"],
+    ]);
+    expect(key.code, key.err).toBe(0);
+    const whoami = await send(app, "/api/v1/whoami", { key: key.out.trim() });
+    expect(whoami.status, "the captured secret works").toBe(200);
+    const nested = await cli(app, ["list-orgs", "--get", "nope.deeper"]);
+    expect(nested.code).toBe(1);
+    expect(nested.err).toContain("error: the answer has no field nope.deeper (fields here: ");
+  });
+
   test("a wrong operator token exits 1 naming the operator token and changes nothing", async () => {
     const before = (await query().organizations.findMany()).length;
     const result = await cli(app, ["create-org", "--name", "Nope", "--token", "wrong-token"]);
@@ -155,9 +186,25 @@ function suite(driver: DriverName) {
     expect(result.err.trim()).toBe(
       "error: the service refused the operator token (it answered 401 Invalid API key): " +
         "--token or ADMIN_TOKEN must equal the ADMIN_TOKEN the service was started with " +
-        "(`npm run demo` prints it)",
+        "(`npm run demo` prints it; a service started without ADMIN_TOKEN has operator access " +
+        "off and refuses every token: restart it with ADMIN_TOKEN set)",
     );
     expect(await query().organizations.findMany()).toHaveLength(before);
+  });
+
+  test("create-key without an expiry makes a key that expires in 90 days, as the settings page does", async () => {
+    const { organization, userId } = await orgWithMember();
+    const result = await cli(app, [
+      ...["create-key", "--org", organization.id, "--user", userId, "--name", "defaulted"],
+      ...["--scopes", "tickets:read"],
+    ]);
+    expect(result.code, result.err).toBe(0);
+    const stored = await query().apiKeys.findFirst({
+      where: (k, { eq }) => eq(k.name, "defaulted"),
+    });
+    const days = ((stored?.expiresAt?.getTime() ?? 0) - Date.now()) / 86_400_000;
+    expect(days, "about 90 days from now").toBeGreaterThan(89.9);
+    expect(days).toBeLessThanOrEqual(90);
   });
 
   test("an unknown scope exits 1 and names the field problem", async () => {

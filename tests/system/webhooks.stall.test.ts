@@ -72,7 +72,7 @@ test("a send answered during a stall longer than its timeout is delivered, and s
   };
   const result = await sendWebhook({
     url,
-    secret: `whsec_${btoa("stall-test-secret-0123456789")}`,
+    secrets: [`whsec_${btoa("stall-test-secret-0123456789")}`],
     webhookId: "msg_stall",
     payload: { type: "project.created" },
     timeoutMs: 1_000,

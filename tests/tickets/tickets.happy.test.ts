@@ -19,7 +19,7 @@ const descending = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 function suite(driver: DriverName) {
   const { app, db, make } = useTestApp(driver);
 
-  test("POST /tickets → 201 with exactly the seed's snake_case fields, open, medium, by the owner", async () => {
+  test("POST /tickets → 201 with exactly the documented snake_case fields, open, medium, by the owner", async () => {
     const { key, user, organizationId } = await make.member({ scopes: SCOPES });
     const response = await send(app, "/api/v1/tickets", { key, body: valid });
     expect(response.status).toBe(201);

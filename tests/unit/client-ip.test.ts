@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { createClientIpResolver } from "../../src/http/client-ip.ts";
+import { clientNetwork, createClientIpResolver } from "../../src/http/client-ip.ts";
 
 test("without trusted proxies the socket peer is the client, whatever X-Forwarded-For says", () => {
   const resolver = createClientIpResolver([]);
@@ -78,4 +78,23 @@ test("a TRUST_PROXY entry that is not an address or range is refused with its te
   expect(() => createClientIpResolver(["10.0.0.0/8", "proxy.internal"])).toThrow(
     "not an IP address: proxy.internal",
   );
+});
+
+test("clientNetwork: an IPv4 address as is, an IPv6 address by its /64", () => {
+  expect(clientNetwork("198.51.100.7")).toBe("198.51.100.7");
+  // taken as given, not parsed again: the resolver hands over canonical text already
+  expect(clientNetwork("192.168.001.001")).toBe("192.168.001.001");
+  expect(clientNetwork(undefined)).toBe("unknown");
+  expect(clientNetwork("2001:db8:5:64:abcd:1:2:3")).toBe("2001:db8:5:64::/64");
+  expect(clientNetwork("2001:0DB8:0005:0064::9"), "written another way").toBe("2001:db8:5:64::/64");
+  expect(clientNetwork("2001:db8::1"), "zero groups spelled out").toBe("2001:db8:0:0::/64");
+  expect(clientNetwork("[fe80::1%eth0]")).toBe("fe80:0:0:0::/64");
+  expect(clientNetwork("ffff:ffff:ffff:ffff::")).toBe("ffff:ffff:ffff:ffff::/64");
+});
+
+test("clientNetwork: IPv4-mapped IPv6 is its IPv4 address; what does not parse is kept as it came", () => {
+  expect(clientNetwork("::ffff:198.51.100.7")).toBe("198.51.100.7");
+  expect(clientNetwork("::ffff:c633:6407")).toBe("198.51.100.7");
+  expect(clientNetwork("not:an:address")).toBe("not:an:address");
+  expect(clientNetwork("unknown")).toBe("unknown");
 });

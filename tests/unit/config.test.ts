@@ -11,6 +11,7 @@ test("defaults follow docs/decisions.md §2", () => {
     requireHttps: false,
     rateLimit: { ipPerMin: 60, keyPerMin: 600, burstPerSec: 10 },
     allowPrivateWebhookUrls: false,
+    auditLog: true,
     logLevel: "info",
   });
   expect(config.databaseUrl).toBeUndefined();
@@ -18,8 +19,9 @@ test("defaults follow docs/decisions.md §2", () => {
 });
 
 test("REQUIRE_HTTPS defaults to true in production and can be turned off", () => {
-  expect(loadConfig({ NODE_ENV: "production" }).requireHttps).toBe(true);
-  expect(loadConfig({ NODE_ENV: "production", REQUIRE_HTTPS: "false" }).requireHttps).toBe(false);
+  const production = { NODE_ENV: "production", WEBHOOK_SECRET_KEY: "k".repeat(32) };
+  expect(loadConfig(production).requireHttps).toBe(true);
+  expect(loadConfig({ ...production, REQUIRE_HTTPS: "false" }).requireHttps).toBe(false);
   expect(loadConfig({ REQUIRE_HTTPS: "true" }).requireHttps).toBe(true);
 });
 
@@ -39,6 +41,7 @@ test("every variable is read", () => {
     RATE_LIMIT_BURST_PER_SEC: "2",
     REDIS_URL: "redis://127.0.0.1:6379",
     ALLOW_PRIVATE_WEBHOOK_URLS: "true",
+    AUDIT_LOG: "false",
     LOG_LEVEL: "warn",
   });
   expect(config).toMatchObject({
@@ -52,6 +55,7 @@ test("every variable is read", () => {
     rateLimit: { ipPerMin: 5, keyPerMin: 50, burstPerSec: 2 },
     redisUrl: "redis://127.0.0.1:6379",
     allowPrivateWebhookUrls: true,
+    auditLog: false,
     logLevel: "warn",
   });
 });
@@ -89,4 +93,22 @@ test("every problem is reported at once, one line naming each variable", () => {
   expect(error?.message).toContain("ADMIN_TOKEN must be at least 16 characters");
   expect(error?.message).not.toContain("short");
   expect(error?.message).not.toContain("mysql://x");
+});
+
+test("production refuses to start without WEBHOOK_SECRET_KEY, naming it and never its value", () => {
+  expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(
+    "WEBHOOK_SECRET_KEY must be set in production",
+  );
+  expect(() => loadConfig({ WEBHOOK_SECRET_KEY: "short-secret-value" })).toThrow(
+    /WEBHOOK_SECRET_KEY must be at least 32 characters$/m,
+  );
+  expect(loadConfig({}).webhookSecretKey, "development: a fixed key is used").toBeUndefined();
+});
+
+test("CORS_ORIGINS is a comma-separated list of origins", () => {
+  expect(
+    loadConfig({ CORS_ORIGINS: "https://a.example, http://localhost:5173" }).corsOrigins,
+  ).toEqual(["https://a.example", "http://localhost:5173"]);
+  expect(loadConfig({}).corsOrigins).toEqual([]);
+  expect(() => loadConfig({ CORS_ORIGINS: "https://a.example/path" })).toThrow("CORS_ORIGINS");
 });

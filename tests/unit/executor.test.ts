@@ -1,16 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
-import { BrokenOperationsError, OperationExecutor } from "../../src/graphql/executor.ts";
+import { FEATURE_RESOLVERS } from "../../src/features.ts";
 import {
   HealthDocument,
   TypedDocumentString,
   WhoamiDocument,
-} from "../../src/graphql/generated.ts";
+} from "../../src/generated/graphql.ts";
+import { BrokenOperationsError, OperationExecutor } from "../../src/graphql/executor.ts";
 import { type Operation, operations } from "../../src/graphql/operations.ts";
 import { buildSchema } from "../../src/graphql/schema.ts";
 
 test("every REST operation parses and validates against the schema", () => {
-  expect(() => new OperationExecutor(buildSchema())).not.toThrow();
+  expect(() => new OperationExecutor(buildSchema(FEATURE_RESOLVERS))).not.toThrow();
   expect(operations.length).toBeGreaterThan(0);
   expect(operations, "generated documents are found").toContain(WhoamiDocument as Operation);
 });
@@ -24,7 +25,7 @@ test("a broken operation fails construction (and so start-up), naming every prob
   ];
   let error: Error | undefined;
   try {
-    new OperationExecutor(buildSchema(), broken);
+    new OperationExecutor(buildSchema(FEATURE_RESOLVERS), broken);
   } catch (e) {
     error = e as Error;
   }

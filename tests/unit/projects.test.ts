@@ -13,15 +13,16 @@ const problems = (args: { page?: number | null; limit?: number | null }) => {
 };
 
 test("the list window defaults to page 1, limit 10", () => {
-  expect(projectPage({})).toEqual({ page: 1, limit: 10 });
-  expect(projectPage({ page: null, limit: null })).toEqual({ page: 1, limit: 10 });
+  expect(projectPage({})).toEqual({ page: 1, limit: 10, offset: 0 });
+  expect(projectPage({ page: null, limit: null })).toEqual({ page: 1, limit: 10, offset: 0 });
 });
 
 test("page ≥ 1 and limit 1..100 are accepted at their edges", () => {
-  expect(projectPage({ page: 1, limit: 1 })).toEqual({ page: 1, limit: 1 });
+  expect(projectPage({ page: 1, limit: 1 })).toEqual({ page: 1, limit: 1, offset: 0 });
   expect(projectPage({ page: 2_147_483_647, limit: 100 })).toEqual({
     page: 2_147_483_647,
     limit: 100,
+    offset: 214_748_364_600,
   });
 });
 

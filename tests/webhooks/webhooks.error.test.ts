@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { webhookSubscriptions } from "../../src/db/schema/index.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../src/features.ts";
 import {
   type DriverName,
   describeEachDriver,
@@ -33,8 +34,7 @@ function suite(driver: DriverName) {
       [
         {
           path: ["events", "1"],
-          message:
-            'Unknown event "user.created"; one of project.created, project.updated, project.deleted',
+          message: `Unknown event "user.created"; one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
         },
       ],
     );

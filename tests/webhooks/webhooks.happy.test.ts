@@ -34,7 +34,9 @@ function suite(driver: DriverName) {
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{40,}$/),
     });
     const [row] = await storedWebhooks(db.database, organizationId);
-    expect(row).toMatchObject({ id: body.id, url: PUBLIC_URL, secret: body.secret, active: true });
+    // stored only encrypted (docs/security.md): neither the secret nor its key bytes in the row
+    expect(row).toMatchObject({ id: body.id, url: PUBLIC_URL, secret: null, active: true });
+    expect(JSON.stringify(row)).not.toContain(body.secret.slice("whsec_".length));
   });
 
   test("GET /api/webhooks lists newest first with page/limit/total and never a secret", async () => {

@@ -223,6 +223,40 @@ function suite(driver: DriverName) {
     expect(log?.lastError).toStartWith("Refused: Must not point to a loopback");
     expect(log?.lastStatusCode).toBeNull();
   });
+
+  test("subscribing to ticket, alert or equipment events needs the resource's read scope on the key", async () => {
+    const { key, organizationId } = await webhookMember(make);
+    for (const [event, scope] of [
+      ["ticket.updated", "tickets:read"],
+      ["alert.created", "alerts:read"],
+      ["equipment.retired", "equipment:read"],
+    ]) {
+      const response = await send(app, "/api/webhooks", {
+        key,
+        body: { url: PUBLIC_URL, events: ["project.created", event] },
+      });
+      expect({ event, status: response.status, body: await response.json() }).toEqual({
+        event,
+        status: 403,
+        body: { error: `Missing scope: ${scope}` },
+      });
+    }
+    const hook = await createWebhook(app, key);
+    const patched = await send(app, `/api/webhooks/${hook.id}`, {
+      key,
+      method: "PATCH",
+      body: { events: ["ticket.created"] },
+    });
+    expect(patched.status).toBe(403);
+    const [stored] = await storedWebhooks(db.database, organizationId);
+    expect(stored?.events, "the refused PATCH changed nothing").toEqual(ALL_EVENTS);
+    const allowed = await webhookMember(make, { scopes: ["webhooks:write", "tickets:read"] });
+    const created = await send(app, "/api/webhooks", {
+      key: allowed.key,
+      body: { url: PUBLIC_URL, events: ["ticket.created", "webhook.disabled"] },
+    });
+    expect(created.status).toBe(201);
+  });
 }
 
 describeEachDriver("webhooks security", suite);

@@ -1,11 +1,17 @@
-import { eq, lt, or } from "drizzle-orm";
+import { and, eq, lt, or } from "drizzle-orm";
 import type { Executor } from "../client.ts";
 import { userSessions, users } from "../schema/index.ts";
 
 /** The settings screen's session rows (src/auth/sessions.ts keeps the rules). */
 export async function insertSession(
   db: Executor,
-  row: { tokenHash: string; userId: string; createdAt: Date; expiresAt: Date },
+  row: {
+    tokenHash: string;
+    userId: string;
+    createdAt: Date;
+    expiresAt: Date;
+    enrollOnly: boolean;
+  },
 ): Promise<void> {
   await db.insert(userSessions).values({ ...row, lastSeenAt: row.createdAt });
 }
@@ -19,6 +25,7 @@ export async function findSession(db: Executor, tokenHash: string) {
       email: users.email,
       firstName: users.firstName,
       lastName: users.lastName,
+      enrollOnly: userSessions.enrollOnly,
       lastSeenAt: userSessions.lastSeenAt,
       expiresAt: userSessions.expiresAt,
     })
@@ -59,4 +66,18 @@ export async function deleteExpiredSessions(
   await db
     .delete(userSessions)
     .where(or(lt(userSessions.expiresAt, now), lt(userSessions.lastSeenAt, idleSince)));
+}
+
+export async function setSessionFlash(db: Executor, sessionId: string, flashId: string) {
+  await db.update(userSessions).set({ flashId }).where(eq(userSessions.id, sessionId));
+}
+
+/** Clears the session's flash id if it is this one; true when it was (the flash may show). */
+export async function takeSessionFlash(db: Executor, sessionId: string, flashId: string) {
+  const taken = await db
+    .update(userSessions)
+    .set({ flashId: null })
+    .where(and(eq(userSessions.id, sessionId), eq(userSessions.flashId, flashId)))
+    .returning({ id: userSessions.id });
+  return taken.length > 0;
 }

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { alertSeverityEnum, alertStatusEnum } from "./enums.ts";
 import { equipment } from "./equipment.ts";
 import { organizations } from "./organizations.ts";
+import { users } from "./users.ts";
 
 export const alerts = pgTable(
   "alerts",
@@ -23,6 +24,17 @@ export const alerts = pgTable(
     occurredAt: timestamp({ withTimezone: true }),
     /** when we stored it; lists order by this */
     receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** who acknowledged it, when and why; cleared when it is reopened */
+    acknowledgedAt: timestamp({ withTimezone: true }),
+    acknowledgedBy: uuid().references(() => users.id, { onDelete: "set null" }),
+    acknowledgementNote: text(),
+    /** who resolved it, when and why; cleared when it is reopened */
+    resolvedAt: timestamp({ withTimezone: true }),
+    resolvedBy: uuid().references(() => users.id, { onDelete: "set null" }),
+    resolutionNote: text(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** +1 per change; the ETag compares it */
+    version: integer().notNull().default(1),
   },
   (t) => [
     index("alerts_org_received_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()),

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations.ts";
 import { users } from "./users.ts";
@@ -24,6 +25,16 @@ export const apiKeys = pgTable(
     revokedAt: timestamp({ withTimezone: true }),
     /** flushed in batches from memory, so it may trail real use by a few seconds */
     lastUsedAt: timestamp({ withTimezone: true }),
+    /** normalized addresses and CIDRs the key is accepted from; empty: any (docs/decisions.md §18) */
+    allowedIps: text().array().notNull().default(sql`'{}'::text[]`),
+    /** set when the key was rotated: this row is the old secret, `replacedById` the new key */
+    rotatedAt: timestamp({ withTimezone: true }),
+    replacedById: uuid(),
+    /** the old secret is refused with "API key rotated" from this instant on */
+    graceEndsAt: timestamp({ withTimezone: true }),
+    /** the last use of the old secret during its grace, and from where (flushed like lastUsedAt) */
+    graceUsedAt: timestamp({ withTimezone: true }),
+    graceUsedIp: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("api_keys_org_idx").on(t.organizationId, t.createdAt.desc())],

@@ -1,8 +1,10 @@
 import { pgEnum } from "drizzle-orm/pg-core";
-import { enumValues } from "../../graphql/enums.ts";
+import { enumValues } from "../../enums.ts";
 import {
   AlertSeverity,
   AlertStatus,
+  ChangeOp,
+  ChangeType,
   EnrollmentTokenKind,
   EquipmentPlatform,
   EquipmentStatus,
@@ -11,7 +13,7 @@ import {
   Seat,
   TicketPriority,
   TicketStatus,
-} from "../../graphql/generated.ts";
+} from "../../generated/graphql.ts";
 
 /**
  * The SDL (schema/*.graphql) is the one source of every enum: `npm run codegen` writes each as
@@ -28,3 +30,5 @@ export const ticketPriorityEnum = pgEnum("ticket_priority", enumValues(TicketPri
 export const alertSeverityEnum = pgEnum("alert_severity", enumValues(AlertSeverity));
 export const alertStatusEnum = pgEnum("alert_status", enumValues(AlertStatus));
 export const tokenKindEnum = pgEnum("enrollment_token_kind", enumValues(EnrollmentTokenKind));
+export const changeTypeEnum = pgEnum("change_type", enumValues(ChangeType));
+export const changeOpEnum = pgEnum("change_op", enumValues(ChangeOp));

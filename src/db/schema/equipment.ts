@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { equipmentPlatformEnum, equipmentStatusEnum, equipmentTypeEnum } from "./enums.ts";
 import { equipmentUnits } from "./equipment-units.ts";
 import { organizations } from "./organizations.ts";
@@ -23,6 +23,11 @@ export const equipment = pgTable(
     assignedUserId: uuid().references(() => users.id, { onDelete: "set null" }),
     status: equipmentStatusEnum().notNull().default("pending"),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** set with status `retired` (docs/decisions.md §17.3); a retired record no longer changes */
+    retiredAt: timestamp({ withTimezone: true }),
+    /** +1 per change; the ETag and If-Match / expectedVersion compare it */
+    version: integer().notNull().default(1),
   },
   (t) => [
     index("equipment_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),

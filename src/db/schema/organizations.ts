@@ -10,6 +10,10 @@ export const organizations = pgTable("organizations", {
   dailyQuota: integer(),
   /** true lifts the daily quota whatever the plan */
   unlimitedQuota: boolean().notNull().default(false),
+  /** ADMIN seats sign in with a passkey, not a password (docs/settings.md, passkeys) */
+  requirePasskey: boolean().notNull().default(false),
+  /** the longest a new or rotated API key may live, in days; null: no maximum */
+  maxKeyLifetimeDays: integer(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true })
     .notNull()

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { ticketPriorityEnum, ticketStatusEnum } from "./enums.ts";
 import { equipment } from "./equipment.ts";
 import { organizations } from "./organizations.ts";
@@ -20,7 +20,12 @@ export const tickets = pgTable(
     createdBy: uuid()
       .notNull()
       .references(() => users.id),
+    /** the member working on it: an ADMIN or TECHNICIAN seat of the organization, or null */
+    assigneeId: uuid().references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** +1 per change; the ETag and If-Match / expectedVersion compare it */
+    version: integer().notNull().default(1),
   },
   (t) => [
     index("tickets_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations.ts";
 
 /** An organization's outgoing webhook endpoint (interface B). */
@@ -12,8 +12,16 @@ export const webhookSubscriptions = pgTable(
     url: text().notNull(),
     /** event types this endpoint receives, e.g. project.created */
     events: text().array().notNull(),
-    /** `whsec_…` signing secret; kept in clear because HMAC signing needs it */
-    secret: text().notNull(),
+    /**
+     * a `whsec_…` secret of a row written before secrets were encrypted; sealed into
+     * `secretSealed` and cleared at the next start (src/outbox/secret-box.ts)
+     */
+    secret: text(),
+    /** the `whsec_…` signing secret, AES-256-GCM under WEBHOOK_SECRET_KEY (docs/security.md) */
+    secretSealed: jsonb(),
+    /** the secret before the last rotation, still sent beside the new one until the time below */
+    previousSecretSealed: jsonb(),
+    previousSecretUntil: timestamp({ withTimezone: true }),
     /** false: no new deliveries are queued and pending ones are not sent */
     active: boolean().notNull().default(true),
     /** why the dispatcher disabled it (410 Gone, failing for 5 days); null when active or disabled by the user */

@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { fetchPage } from "../../db/paging.ts";
+import { fetchPage, type PageWindow } from "../../db/paging.ts";
 import { agentReleases } from "../../db/schema/index.ts";
 
 export type ReleaseRow = typeof agentReleases.$inferSelect;
@@ -11,7 +11,7 @@ export type ReleaseRow = typeof agentReleases.$inferSelect;
 export function releasesPage<T>(
   db: Executor,
   filters: { platform?: string | null; channel?: string | null },
-  window: { limit: number; offset: number },
+  window: PageWindow,
   map: (row: ReleaseRow) => T,
 ) {
   const conditions: SQL[] = [];
@@ -25,5 +25,6 @@ export function releasesPage<T>(
     [agentReleases.releasedAt, agentReleases.id],
     window,
     map,
+    (row) => ({ at: row.releasedAt, id: row.id }),
   );
 }

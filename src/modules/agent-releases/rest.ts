@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
-import { ListAgentReleasesDocument } from "../../graphql/generated.ts";
+import { ListAgentReleasesDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { listAnswer } from "../../http/links.ts";
 import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
 import { CHANNEL_LENGTH, RELEASE_PLATFORMS } from "./service.ts";
@@ -21,12 +22,18 @@ const Release = t.Object(
 const ReleaseList = envelope(Release, "AgentReleaseList");
 
 /** GET /api/v1/agent-releases over the ListAgentReleases operation. */
-export const agentReleaseRoutes = (deps: Pick<RestDeps, "auth">) =>
+export const agentReleaseRoutes = (deps: Pick<RestDeps, "auth" | "publicBaseUrl">) =>
   new Elysia({ prefix: "/api/v1", tags: ["agent releases"] })
     .use(apiKeyAuth(deps.auth))
     .get(
       "/agent-releases",
-      async ({ run, query }) => (await run(ListAgentReleasesDocument, query)).agentReleases,
+      async ({ run, query, request, set }) =>
+        listAnswer(
+          deps.publicBaseUrl,
+          request,
+          set.headers,
+          (await run(ListAgentReleasesDocument, query)).agentReleases,
+        ),
       {
         query: t.Object({
           ...PageQuery,
@@ -43,7 +50,7 @@ export const agentReleaseRoutes = (deps: Pick<RestDeps, "auth">) =>
         detail: {
           summary: "List agent releases",
           description:
-            "Any key with API access; no scope needed (the seed lists none). Releases are " +
+            "Any key with API access; no scope needed. Releases are " +
             "global, the same for every organization. Filters `platform` and `channel`; " +
             "newest release first; `limit` 1 to 200 (default 50), `offset` ≥ 0.",
         },

@@ -27,7 +27,7 @@ export const releaseJson = (row: ReleaseRow) => ({
 
 /**
  * Agent releases are published by the operator for everyone, so the list is global and needs
- * nothing beyond API access (the seed lists no scope). An unknown channel is simply empty; an
+ * nothing beyond API access (no scope guards it, docs/api.md). An unknown channel is simply empty; an
  * unknown platform is a mistake and answers 400.
  */
 export class AgentReleaseService {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { fetchPage } from "../../db/paging.ts";
+import { fetchPage, type PageWindow } from "../../db/paging.ts";
 import { alerts, equipment, ingestSources, organizations } from "../../db/schema/index.ts";
 
 export type AlertRow = typeof alerts.$inferSelect;
@@ -15,11 +15,7 @@ export interface AlertFilter {
 }
 
 /** A page of the organization's alerts, optionally of one status and severity; newest received first. */
-export function listAlerts(
-  db: Executor,
-  filter: AlertFilter,
-  window: { limit: number; offset: number },
-) {
+export function listAlerts(db: Executor, filter: AlertFilter, window: PageWindow) {
   const conditions: SQL[] = [eq(alerts.organizationId, filter.organizationId)];
   if (filter.status != null) conditions.push(eq(alerts.status, filter.status));
   if (filter.severity != null) conditions.push(eq(alerts.severity, filter.severity));
@@ -31,6 +27,7 @@ export function listAlerts(
     [alerts.receivedAt, alerts.id],
     window,
     (row) => row,
+    (row) => ({ at: row.receivedAt, id: row.id }),
   );
 }
 
@@ -63,15 +60,42 @@ export async function existingEquipmentIds(db: Executor, organizationId: string,
 /**
  * Inserts the alerts, skipping any whose source + externalId the organization already has
  * (the partial unique index; a concurrent twin waits for the first and is skipped too).
- * Answers the ids actually inserted.
+ * Answers the rows actually inserted.
  */
-export async function insertAlertsSkippingDuplicates(db: Executor, rows: NewAlert[]) {
-  const inserted = await db
-    .insert(alerts)
-    .values(rows)
-    .onConflictDoNothing()
-    .returning({ id: alerts.id });
-  return new Set(inserted.map((row) => row.id));
+export function insertAlertsSkippingDuplicates(db: Executor, rows: NewAlert[]) {
+  return db.insert(alerts).values(rows).onConflictDoNothing().returning();
+}
+
+/** One alert of the organization; `lock` holds its row until the transaction ends. */
+export async function findAlert(db: Executor, organizationId: string, id: string, lock = false) {
+  const query = db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.organizationId, organizationId), eq(alerts.id, id)));
+  const [row] = lock ? await query.for("update") : await query;
+  return row;
+}
+
+/** Writes a move only if the alert still has `version`, and counts one more version. */
+export async function updateAlertRow(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  version: number,
+  changes: Partial<Omit<NewAlert, "id" | "organizationId" | "version">>,
+) {
+  const [row] = await db
+    .update(alerts)
+    .set({ ...changes, version: sql`${alerts.version} + 1` })
+    .where(
+      and(
+        eq(alerts.organizationId, organizationId),
+        eq(alerts.id, id),
+        eq(alerts.version, version),
+      ),
+    )
+    .returning();
+  return row;
 }
 
 /** Ids of the organization's alerts with these source + externalId pairs, keyed `source\0id`. */

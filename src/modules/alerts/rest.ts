@@ -1,13 +1,24 @@
 import { Elysia, t } from "elysia";
-import { ListAlertsDocument } from "../../graphql/generated.ts";
+import {
+  AcknowledgeAlertDocument,
+  GetAlertDocument,
+  ListAlertsDocument,
+  ReopenAlertDocument,
+  ResolveAlertDocument,
+} from "../../generated/graphql.ts";
+import type { RunOperation } from "../../graphql/operations.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import { listAnswer } from "../../http/links.ts";
 import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema, validationErrorResponse } from "../../http/openapi.ts";
 import { requestMeta } from "../../http/request-context.ts";
+import { expectedVersion, versionErrorResponses, withETag } from "../../http/versions.ts";
 import { ALERT_SEVERITIES, INGEST_LIMITS } from "./ingest-input.ts";
+import { AlertIdParams, AlertRecord, MoveHeaders, NoteBody } from "./models.ts";
 import { ALERT_STATUSES, type AlertService } from "./service.ts";
 
-const Alert = t.Object(
+export const Alert = t.Object(
   {
     id: t.String({ format: "uuid" }),
     source: t.String(),
@@ -67,23 +78,33 @@ const IngestResult = t.Object(
 );
 
 /** GET /api/v1/alerts (API key) over the ListAlerts operation. */
-const listRoute = (deps: Pick<RestDeps, "auth">) =>
+const listRoute = (deps: Pick<RestDeps, "auth" | "publicBaseUrl">) =>
   new Elysia({ prefix: "/api/v1", tags: ["alerts"] })
     .use(apiKeyAuth(deps.auth))
-    .get("/alerts", async ({ run, query }) => (await run(ListAlertsDocument, query)).alerts, {
-      query: t.Object({
-        ...PageQuery,
-        status: t.Optional(oneOf(ALERT_STATUSES)),
-        severity: t.Optional(oneOf(ALERT_SEVERITIES)),
-      }),
-      response: { 200: AlertList, ...validationErrorResponse, ...authErrorResponses },
-      detail: {
-        summary: "List alerts",
-        description:
-          "Scope alerts:read and permission alerts.view. Filters `status` and `severity`; " +
-          "newest received first; `limit` 1 to 200 (default 50), `offset` ≥ 0.",
+    .get(
+      "/alerts",
+      async ({ run, query, request, set }) =>
+        listAnswer(
+          deps.publicBaseUrl,
+          request,
+          set.headers,
+          (await run(ListAlertsDocument, query)).alerts,
+        ),
+      {
+        query: t.Object({
+          ...PageQuery,
+          status: t.Optional(oneOf(ALERT_STATUSES)),
+          severity: t.Optional(oneOf(ALERT_SEVERITIES)),
+        }),
+        response: { 200: AlertList, ...validationErrorResponse, ...authErrorResponses },
+        detail: {
+          summary: "List alerts",
+          description:
+            "Scope alerts:read and permission alerts.view. Filters `status` and `severity`; " +
+            "newest received first; `limit` 1 to 200 (default 50), `offset` ≥ 0.",
+        },
       },
-    });
+    );
 
 /**
  * POST /api/v1/alerts/ingest, without a key. It is not a GraphQL operation: the caller is
@@ -129,5 +150,83 @@ const ingestRoute = ({ alerts }: { alerts: AlertService }) =>
     },
   );
 
-export const alertRoutes = (deps: Pick<RestDeps, "auth"> & { alerts: AlertService }) =>
-  new Elysia().use(ingestRoute(deps)).use(listRoute(deps));
+type Run = RunOperation;
+type MoveVariables = { id: string; note?: string | null; expectedVersion: number | null };
+
+const MOVES = {
+  acknowledge: {
+    run: async (run: Run, v: MoveVariables) =>
+      (await run(AcknowledgeAlertDocument, v)).acknowledgeAlert,
+    summary: "Acknowledge an alert",
+    rule: "open → acknowledged, with an optional note. Emits alert.acknowledged.",
+  },
+  resolve: {
+    run: async (run: Run, v: MoveVariables) => (await run(ResolveAlertDocument, v)).resolveAlert,
+    summary: "Resolve an alert",
+    rule: "open or acknowledged → resolved, with an optional note. Emits alert.resolved.",
+  },
+  reopen: {
+    run: async (run: Run, { note: _, ...v }: MoveVariables) =>
+      (await run(ReopenAlertDocument, v)).reopenAlert,
+    summary: "Reopen an alert",
+    rule: "acknowledged or resolved → open; who and why of both are cleared. Emits alert.reopened.",
+  },
+} as const;
+
+/** GET /api/v1/alerts/{id} and the moves (docs/decisions.md §17.4) over the alert operations. */
+const extensionRoutes = ({ auth, idempotency }: Pick<RestDeps, "auth" | "idempotency">) => {
+  const { 404: missing, 409: conflict, 412: stale } = versionErrorResponses;
+  let routes = new Elysia({ prefix: "/api/v1", tags: ["extensions"] })
+    .use(apiKeyAuth(auth))
+    .get(
+      "/alerts/:id",
+      async ({ params, run, set }) =>
+        withETag(set, (await run(GetAlertDocument, { id: params.id })).alert),
+      {
+        params: AlertIdParams,
+        response: { 200: AlertRecord, 404: missing, ...authErrorResponses },
+        detail: {
+          summary: "Read an alert",
+          description: 'Scope alerts:read and permission alerts.view. `ETag: "<version>"`.',
+        },
+      },
+    );
+  for (const [name, move] of Object.entries(MOVES)) {
+    routes = routes.post(
+      `/alerts/:id/${name}`,
+      async (ctx) =>
+        withETag(
+          ctx.set,
+          await idempotent(idempotency, ctx, async () => {
+            const alert = await move.run(ctx.run, {
+              id: ctx.params.id,
+              note: ctx.body?.note,
+              expectedVersion: expectedVersion(ctx.headers["if-match"]),
+            });
+            return { status: 200, body: { ...alert } };
+          }),
+        ) as typeof AlertRecord.static,
+      {
+        params: AlertIdParams,
+        body: NoteBody,
+        headers: MoveHeaders,
+        response: {
+          200: AlertRecord,
+          ...validationErrorResponse,
+          404: missing,
+          409: conflict,
+          412: stale,
+          ...authErrorResponses,
+        },
+        detail: {
+          summary: move.summary,
+          description: `Scope alerts:write and permission alerts.manage. ${move.rule} Any other move is 409 \`Invalid status transition: <from> → <to>\`.`,
+        },
+      },
+    ) as unknown as typeof routes;
+  }
+  return routes;
+};
+
+export const alertRoutes = (deps: RestDeps & { alerts: AlertService }) =>
+  new Elysia().use(ingestRoute(deps)).use(listRoute(deps)).use(extensionRoutes(deps));

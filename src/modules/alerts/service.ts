@@ -4,7 +4,12 @@ import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { alertStatusEnum } from "../../db/schema/index.ts";
 import { forbidden, validationFailed } from "../../errors.ts";
+import { recordChange } from "../../outbox/changes.ts";
+import type { LiveHub } from "../../outbox/live.ts";
+import { liveFilter } from "../../outbox/live-filters.ts";
+import { alertEvents } from "./events.ts";
 import { parseIngestBody } from "./ingest-input.ts";
+import { type AlertMove, moveAlert, visibleAlert } from "./moves.ts";
 import {
   type AlertRow,
   alertIdsByExternalKey,
@@ -43,7 +48,19 @@ export const alertJson = (row: AlertRow) => ({
   equipmentId: row.equipmentId,
   occurredAt: row.occurredAt,
   receivedAt: row.receivedAt,
+  acknowledgedAt: row.acknowledgedAt,
+  acknowledgedBy: row.acknowledgedBy,
+  acknowledgementNote: row.acknowledgementNote,
+  resolvedAt: row.resolvedAt,
+  resolvedBy: row.resolvedBy,
+  resolutionNote: row.resolutionNote,
+  updatedAt: row.updatedAt,
+  version: row.version,
 });
+
+/** An alert as GET /api/v1/alerts/{id} answers it and as events carry it (JSON dates). */
+export const alertRecordJson = (row: AlertRow) =>
+  JSON.parse(JSON.stringify(alertJson(row))) as Record<string, unknown>;
 
 const IP_NOT_ALLOWED = "IP not allowed";
 
@@ -51,7 +68,18 @@ export class AlertService {
   constructor(
     private readonly database: Database,
     private readonly now: () => Date = () => new Date(),
+    private readonly live?: LiveHub,
   ) {}
+
+  /** Live changes of the organization's alerts (scope alerts:read, permission alerts.view). */
+  events(principal: Principal, args: { alertId?: string | null; types?: string[] | null }) {
+    requireApiAccess(principal);
+    requireScope(principal, "alerts:read");
+    requirePermission(principal, "alerts.view");
+    if (!this.live) throw new Error("no live hub");
+    const keep = liveFilter({ id: args.alertId, types: args.types });
+    return this.live.subscribe("alert", principal.organization.id, keep);
+  }
 
   /** Scope alerts:read and permission alerts.view; newest received first. */
   async list(principal: Principal, args: AlertFilters) {
@@ -65,6 +93,18 @@ export class AlertService {
       window,
     );
     return { data: page.data.map(alertJson), pagination: page.pagination };
+  }
+
+  async get(principal: Principal, id: string) {
+    return alertJson(await visibleAlert(this.database, principal, id));
+  }
+
+  /** acknowledge, resolve or reopen (docs/decisions.md §17.4) */
+  async move(
+    principal: Principal,
+    args: { id: string; move: AlertMove; note?: string | null; expectedVersion?: number | null },
+  ) {
+    return alertJson(await moveAlert(this.database, this.now, principal, args, alertRecordJson));
   }
 
   /**
@@ -119,9 +159,23 @@ export class AlertService {
         equipmentId: item.equipmentId,
         occurredAt: item.occurredAt,
         receivedAt,
+        updatedAt: receivedAt,
       });
     });
-    const inserted = await insertAlertsSkippingDuplicates(db, rows);
+    // alert.created once per alert stored now, in the insert's own transaction
+    const inserted = await db.transaction(async (tx) => {
+      const stored = await insertAlertsSkippingDuplicates(tx, rows);
+      for (const row of stored) {
+        await recordChange(tx, {
+          organizationId: organization.id,
+          event: alertEvents.created,
+          data: { alert: alertRecordJson(row) },
+          now: receivedAt,
+          live: { resource: "alert", record: alertJson(row) },
+        });
+      }
+      return new Set(stored.map((row) => row.id));
+    });
     // rows not inserted repeat an alert stored earlier (or concurrently): answer its id
     const skipped = rows.filter((row) => !inserted.has(row.id));
     if (skipped.length > 0) {

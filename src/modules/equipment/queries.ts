@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { fetchPage, newestFirst } from "../../db/paging.ts";
+import { fetchPage, newestFirst, type PageWindow } from "../../db/paging.ts";
 import {
   agentReleases,
   enrollmentTokens,
@@ -20,11 +20,7 @@ export interface EquipmentFilter {
 }
 
 /** Newest first; served by the equipment_org_*_created indexes. */
-export function listEquipment(
-  db: Executor,
-  filter: EquipmentFilter,
-  window: { limit: number; offset: number },
-) {
+export function listEquipment(db: Executor, filter: EquipmentFilter, window: PageWindow) {
   const conditions: SQL[] = [eq(equipment.organizationId, filter.organizationId)];
   if (filter.status) conditions.push(eq(equipment.status, filter.status));
   if (filter.assignedUserId) conditions.push(eq(equipment.assignedUserId, filter.assignedUserId));
@@ -36,6 +32,7 @@ export function listEquipment(
     [equipment.createdAt, equipment.id],
     window,
     (row) => row,
+    (row) => ({ at: row.createdAt, id: row.id }),
   );
 }
 
@@ -97,5 +94,42 @@ export async function newestRelease(db: Executor, platform: string) {
     .where(and(eq(agentReleases.platform, platform), eq(agentReleases.channel, "stable")))
     .orderBy(...newestFirst(agentReleases.releasedAt, agentReleases.id))
     .limit(1);
+  return row;
+}
+
+/** One record of the organization; `lock` holds its row until the transaction ends. */
+export async function findEquipment(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  lock = false,
+) {
+  const query = db
+    .select()
+    .from(equipment)
+    .where(and(eq(equipment.organizationId, organizationId), eq(equipment.id, id)));
+  const [row] = lock ? await query.for("update") : await query;
+  return row;
+}
+
+/** Writes the changes only if the record still has `version`, and counts one more version. */
+export async function updateEquipmentRow(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  version: number,
+  changes: Partial<Omit<typeof equipment.$inferInsert, "id" | "organizationId" | "version">>,
+) {
+  const [row] = await db
+    .update(equipment)
+    .set({ ...changes, version: sql`${equipment.version} + 1` })
+    .where(
+      and(
+        eq(equipment.organizationId, organizationId),
+        eq(equipment.id, id),
+        eq(equipment.version, version),
+      ),
+    )
+    .returning();
   return row;
 }

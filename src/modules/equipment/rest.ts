@@ -1,125 +1,56 @@
 import { Elysia, t } from "elysia";
 import { asApiError } from "../../errors.ts";
-import { enumValues } from "../../graphql/enums.ts";
 import {
   BulkCreateEquipmentDocument,
-  EquipmentStatus,
+  GetEquipmentDocument,
   ListEquipmentDocument,
-} from "../../graphql/generated.ts";
+  RetireEquipmentDocument,
+  UpdateEquipmentDocument,
+} from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
-import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
-import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
+import { listAnswer } from "../../http/links.ts";
+import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
+import { authErrorResponses } from "../../http/openapi.ts";
+import { throttled } from "../../http/rate-limit.ts";
 import { requestMeta } from "../../http/request-context.ts";
+import { credentialSurface } from "../../http/surfaces.ts";
+import {
+  expectedVersion,
+  IfMatchHeader,
+  restPaths,
+  versionErrorResponses,
+  withETag,
+} from "../../http/versions.ts";
 import type { Services } from "../../services.ts";
-import { EQUIPMENT_PLATFORMS, EQUIPMENT_TYPES, FIELD_LIMITS } from "./bulk-items.ts";
-import { MAX_BULK_ITEMS } from "./service.ts";
+import {
+  BulkCreateBody,
+  BulkCreateResult,
+  EquipmentIdParams,
+  EquipmentJson,
+  EquipmentRecord,
+  errorResponse,
+  InstallInfo,
+  STATUSES,
+  UpdateEquipmentBody,
+} from "./models.ts";
 
-const STATUSES = enumValues(EquipmentStatus);
-
-const EquipmentJson = t.Object(
-  {
-    id: t.String({ format: "uuid" }),
-    name: t.String(),
-    type: oneOf(EQUIPMENT_TYPES),
-    platform: t.Nullable(oneOf(EQUIPMENT_PLATFORMS)),
-    location: t.Nullable(t.String()),
-    unitId: t.Nullable(t.String({ format: "uuid" })),
-    managedBy: t.Nullable(t.String()),
-    assignedUserId: t.Nullable(t.String({ format: "uuid" })),
-    status: oneOf(STATUSES, "new records are pending"),
-    createdAt: t.String({ format: "date-time" }),
-  },
-  { title: "Equipment" },
-);
-
-const optionalText = (description: string) => t.Optional(t.Nullable(t.String({ description })));
-
-const BulkItem = t.Object({
-  name: t.String({ description: `1 to ${FIELD_LIMITS.name} characters` }),
-  type: t.String({ description: `one of ${EQUIPMENT_TYPES.join(", ")}` }),
-  platform: optionalText(`one of ${EQUIPMENT_PLATFORMS.join(", ")}`),
-  location: optionalText(`free text, at most ${FIELD_LIMITS.location} characters`),
-  unitId: optionalText("a unit of your organization"),
-  managedBy: optionalText(`at most ${FIELD_LIMITS.managedBy} characters`),
-  assignToUserId: optionalText("a member of your organization"),
-});
-
-const BulkCreateBody = t.Object(
-  {
-    items: t.Array(BulkItem, {
-      minItems: 1,
-      maxItems: MAX_BULK_ITEMS,
-      description: `1 to ${MAX_BULK_ITEMS} records; each is checked on its own`,
-    }),
-    tokenKind: t.Optional(
-      oneOf(
-        ["bulk", "invitation"],
-        "bulk (default): link reusable 7 days; invitation: one use, 30 days",
-      ),
-    ),
-  },
-  { title: "BulkCreateEquipment" },
-);
-
-const BulkCreateResult = t.Object(
-  {
-    requested: ResponseInt(),
-    created: ResponseInt(),
-    failed: ResponseInt(),
-    items: t.Array(
-      t.Object({
-        name: t.String(),
-        id: t.String({ format: "uuid" }),
-        installUrl: t.String({ format: "uri", description: "agent install link" }),
-      }),
-    ),
-    errors: t.Array(
-      t.Object({
-        index: ResponseInt({ description: "position in the request, from 0" }),
-        name: t.Nullable(t.String()),
-        error: t.String({ description: "field and problem, e.g. `unitId: No unit with this id…`" }),
-      }),
-    ),
-  },
-  { title: "BulkCreateResult" },
-);
-
-const InstallInfo = t.Object(
-  {
-    equipmentId: t.String({ format: "uuid" }),
-    equipmentName: t.String(),
-    platform: t.Nullable(t.String()),
-    tokenKind: oneOf(["bulk", "invitation"]),
-    expiresAt: t.String({ format: "date-time", description: "when the link stops working" }),
-    agentRelease: t.Nullable(
-      t.Object(
-        {
-          id: t.String(),
-          version: t.String(),
-          platform: t.String(),
-          architecture: t.String(),
-          channel: t.String(),
-          releasedAt: t.String({ format: "date-time" }),
-          downloadUrl: t.String(),
-          sha256: t.String(),
-        },
-        { description: "newest stable release for the equipment's platform; null if none" },
-      ),
-    ),
-  },
-  { title: "InstallInfo" },
-);
-
-const errorResponse = (description: string) => t.Composite([ErrorSchema], { description });
+/** the list's record (the change feed shows it too) */
+export { EquipmentJson };
 
 /** GET /api/v1/equipments and POST /api/v1/equipments/bulk-create. */
-export const equipmentRoutes = ({ auth, idempotency }: RestDeps) =>
+export const equipmentRoutes = ({ auth, idempotency, publicBaseUrl }: RestDeps) =>
   new Elysia({ prefix: "/api/v1", tags: ["equipment"] })
     .use(apiKeyAuth(auth))
     .get(
       "/equipments",
-      async ({ query, run }) => (await run(ListEquipmentDocument, query)).equipments,
+      async ({ query, run, request, set }) =>
+        listAnswer(
+          publicBaseUrl,
+          request,
+          set.headers,
+          (await run(ListEquipmentDocument, query)).equipments,
+        ),
       {
         query: t.Object({ ...PageQuery, status: t.Optional(oneOf(STATUSES)) }),
         response: {
@@ -172,6 +103,102 @@ export const equipmentRoutes = ({ auth, idempotency }: RestDeps) =>
       },
     );
 
+const { 404: missing, 409: conflict, 412: stale } = versionErrorResponses;
+const validation = errorResponse("Validation failed, with details naming each field");
+
+/** The equipment extension routes (docs/api.md): one record, its changes and retirement. */
+export const equipmentExtensionRoutes = ({
+  auth,
+  idempotency,
+}: Pick<RestDeps, "auth" | "idempotency">) =>
+  new Elysia({ prefix: "/api/v1", tags: ["extensions"] })
+    .use(apiKeyAuth(auth))
+    .get(
+      "/equipments/:id",
+      async ({ params, run, set }) =>
+        withETag(set, (await run(GetEquipmentDocument, { id: params.id })).equipment),
+      {
+        params: EquipmentIdParams,
+        response: { 200: EquipmentRecord, 404: missing, ...authErrorResponses },
+        detail: {
+          summary: "Read one equipment record",
+          description:
+            "Scope equipment:read. Without the permission equipment.view_all only equipment " +
+            'assigned to the key owner; any other id is 404. `ETag: "<version>"`.',
+        },
+      },
+    )
+    .patch(
+      "/equipments/:id",
+      async ({ params, body, headers, run, set }) => {
+        const { updateEquipment } = await restPaths(
+          run(UpdateEquipmentDocument, {
+            id: params.id,
+            input: body,
+            expectedVersion: expectedVersion(headers["if-match"]),
+          }),
+        );
+        return withETag(set, updateEquipment);
+      },
+      {
+        params: EquipmentIdParams,
+        body: UpdateEquipmentBody,
+        headers: t.Object(IfMatchHeader),
+        response: {
+          200: EquipmentRecord,
+          400: validation,
+          404: missing,
+          409: errorResponse("`Equipment is retired`: a retired record no longer changes"),
+          412: stale,
+          ...authErrorResponses,
+        },
+        detail: {
+          summary: "Update an equipment record",
+          description:
+            "Scope equipment:write and permission equipment.manage. Give at least one field; " +
+            "null clears an optional one. `If-Match` with another version → 412 " +
+            "`Version mismatch`. Emits equipment.updated with the changed fields.",
+        },
+      },
+    )
+    .post(
+      "/equipments/:id/retire",
+      async (ctx) =>
+        withETag(
+          ctx.set,
+          await idempotent(idempotency, ctx, async () => {
+            const { retireEquipment } = await ctx.run(RetireEquipmentDocument, {
+              id: ctx.params.id,
+              expectedVersion: expectedVersion(ctx.headers["if-match"]),
+            });
+            return { status: 200, body: { ...retireEquipment } };
+          }),
+        ) as typeof EquipmentRecord.static,
+      {
+        params: EquipmentIdParams,
+        headers: t.Object({
+          ...IfMatchHeader,
+          "idempotency-key": t.Optional(
+            t.String({ description: "replays the first response for 24 h" }),
+          ),
+        }),
+        response: {
+          200: EquipmentRecord,
+          404: missing,
+          409: conflict,
+          412: stale,
+          ...authErrorResponses,
+        },
+        detail: {
+          summary: "Retire an equipment record",
+          description:
+            "Scope equipment:write and permission equipment.manage. Sets status retired and " +
+            "retiredAt, for good: a second retirement is 409 `Invalid status transition: " +
+            "retired → retired`. Emits equipment.retired.",
+        },
+      },
+    );
+
 /** GET /install/:token: public, the token in the link is the credential. */
 export const installRoutes = ({ limits, equipment }: Pick<Services, "limits" | "equipment">) =>
   new Elysia({ tags: ["equipment"] }).get(
@@ -179,7 +206,9 @@ export const installRoutes = ({ limits, equipment }: Pick<Services, "limits" | "
     // the link is a credential: unknown or spent links count as failed authentications
     ({ params, request, set }) => {
       set.headers["cache-control"] = "no-store"; // the URL itself is a credential
-      return limits.throttle(
+      return throttled(
+        limits,
+        credentialSurface,
         requestMeta(request),
         set.headers as Record<string, string>,
         () => equipment.install(params.token),

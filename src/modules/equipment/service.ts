@@ -9,8 +9,14 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ApiError, notFound, validationFailed } from "../../errors.ts";
+import { recordChange } from "../../outbox/changes.ts";
+import type { LiveHub } from "../../outbox/live.ts";
+import { liveFilter } from "../../outbox/live-filters.ts";
 import { isUuid } from "../../validation.ts";
 import { type BulkItemInput, checkItems } from "./bulk-items.ts";
+import { changeEquipment, type UpdateEquipmentInput, visibleEquipment } from "./changes.ts";
+import { equipmentEvents } from "./events.ts";
+import { equipmentJson } from "./json.ts";
 import {
   consumeEnrollmentToken,
   type EquipmentStatus,
@@ -41,7 +47,20 @@ export class EquipmentService {
     private readonly database: Database,
     private readonly publicBaseUrl: string,
     private readonly now: () => Date,
+    private readonly live?: LiveHub,
   ) {}
+
+  /** Live changes of the equipment the caller can see (the list's rule). */
+  events(principal: Principal, args: { equipmentId?: string | null; types?: string[] | null }) {
+    requireApiAccess(principal);
+    requireScope(principal, "equipment:read");
+    const all = hasPermission(principal, "equipment.view_all");
+    const visible = (record: Record<string, unknown>) =>
+      all || record.assignedUserId === principal.user.id;
+    if (!this.live) throw new Error("no live hub");
+    const keep = liveFilter({ id: args.equipmentId, types: args.types, visible });
+    return this.live.subscribe("equipment", principal.organization.id, keep);
+  }
 
   list(principal: Principal, args: PageArgs & { status?: EquipmentStatus | null }) {
     requireApiAccess(principal);
@@ -117,8 +136,19 @@ export class EquipmentService {
           managedBy: item.managedBy,
           assignedUserId: item.assignToUserId,
           createdAt: now,
+          updatedAt: now,
         })),
       );
+      // equipment.created once per record, in the creation's own transaction
+      for (const row of rows) {
+        await recordChange(tx, {
+          organizationId,
+          event: equipmentEvents.created,
+          data: { equipment: equipmentJson(row) },
+          now,
+          live: { resource: "equipment", record: row },
+        });
+      }
       await insertEnrollmentTokens(
         tx,
         rows.map((row, i) => ({
@@ -143,6 +173,24 @@ export class EquipmentService {
       })),
       errors,
     };
+  }
+
+  get(principal: Principal, id: string) {
+    return visibleEquipment(this.database, principal, id);
+  }
+
+  update(
+    principal: Principal,
+    args: { id: string; input: UpdateEquipmentInput; expectedVersion?: number | null },
+  ) {
+    return changeEquipment(this.database, this.now, principal, args);
+  }
+
+  retire(principal: Principal, args: { id: string; expectedVersion?: number | null }) {
+    return changeEquipment(this.database, this.now, principal, {
+      id: args.id,
+      expectedVersion: args.expectedVersion,
+    });
   }
 
   /**

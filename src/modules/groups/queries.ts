@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { fetchPage } from "../../db/paging.ts";
+import { fetchPage, type PageWindow } from "../../db/paging.ts";
 import { groups } from "../../db/schema/index.ts";
 
 /** Named data access for groups; every query is confined to one organization. */
@@ -18,11 +18,7 @@ const memberCount = sql<number>`(
 )`.mapWith(Number);
 
 /** A page of the organization's groups with their member counts, newest first. */
-export function listGroups(
-  db: Executor,
-  organizationId: string,
-  window: { limit: number; offset: number },
-) {
+export function listGroups(db: Executor, organizationId: string, window: PageWindow) {
   const mine = eq(groups.organizationId, organizationId);
   const query = db
     .select({
@@ -42,5 +38,6 @@ export function listGroups(
     [groups.createdAt, groups.id],
     window,
     (row) => row,
+    (row) => ({ at: row.createdAt, id: row.id }),
   );
 }

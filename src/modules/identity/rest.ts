@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { HealthDocument, WhoamiDocument } from "../../graphql/generated.ts";
+import { HealthDocument, WhoamiDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { authErrorResponses } from "../../http/openapi.ts";
 

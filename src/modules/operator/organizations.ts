@@ -2,6 +2,7 @@ import type { KeyStore } from "../../auth/key-store.ts";
 import type { Plan } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
 import { Problems } from "../../validation.ts";
+import { validatePolicyDays } from "../key-security/lifetime.ts";
 import { requireOrganization } from "./lookups.ts";
 import { insertOrganization, updateOrganizationRow } from "./queries.ts";
 
@@ -16,6 +17,9 @@ export interface UpdateOrganizationInput {
   plan?: Plan | null;
   dailyQuota?: number | null;
   unlimitedQuota?: boolean | null;
+  requirePasskey?: boolean | null;
+  /** the maximum API key lifetime in days; null: none (docs/decisions.md §18) */
+  maxKeyLifetimeDays?: number | null;
 }
 
 /** Operator mutations createOrganization / updateOrganization. */
@@ -43,6 +47,10 @@ export class OrganizationAdmin {
     if (input.name != null) problems.length(input.name.trim(), ["input", "name"], 1, 200);
     checkQuota(problems, input.dailyQuota);
     problems.throwIfAny();
+    const maxDays =
+      input.maxKeyLifetimeDays === undefined
+        ? undefined
+        : validatePolicyDays(input.maxKeyLifetimeDays, ["input", "maxKeyLifetimeDays"]);
     const db = this.database.db;
     await requireOrganization(db, id);
     const changes: Parameters<typeof updateOrganizationRow>[2] = {};
@@ -51,6 +59,8 @@ export class OrganizationAdmin {
     // an explicit null resets the quota to the plan default
     if (input.dailyQuota !== undefined) changes.dailyQuota = input.dailyQuota;
     if (input.unlimitedQuota != null) changes.unlimitedQuota = input.unlimitedQuota;
+    if (input.requirePasskey != null) changes.requirePasskey = input.requirePasskey;
+    if (maxDays !== undefined) changes.maxKeyLifetimeDays = maxDays;
     const row = await updateOrganizationRow(db, id, { ...changes, updatedAt: this.now() });
     await this.keys.announce({ kind: "organization", id });
     return row;

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { single } from "../../db/errors.ts";
 import {
@@ -32,6 +32,12 @@ export async function updateOrganizationRow(
   return single(
     await db.update(organizations).set(changes).where(eq(organizations.id, id)).returning(),
   );
+}
+
+/** Every user's email: the lookalike check compares skeletons, which SQL cannot compute. */
+export async function allEmails(db: Executor): Promise<string[]> {
+  const rows = await db.select({ email: users.email }).from(users);
+  return rows.map((row) => row.email);
 }
 
 export async function insertUser(
@@ -96,6 +102,37 @@ export async function insertAgentRelease(db: Executor, values: typeof agentRelea
 
 export async function insertApiKey(db: Executor, values: typeof apiKeys.$inferInsert) {
   return single(await db.insert(apiKeys).values(values).returning());
+}
+
+/**
+ * Serialises key creations of one member until the transaction ends (with the count below,
+ * parallel creations cannot pass the cap together).
+ */
+export async function lockMemberKeys(db: Executor, organizationId: string, userId: string) {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtext(${`keys:${organizationId}:${userId}`}))`,
+  );
+}
+
+/** The member's keys neither revoked nor expired at `now`. */
+export async function countActiveKeys(
+  db: Executor,
+  organizationId: string,
+  userId: string,
+  now: Date,
+) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.organizationId, organizationId),
+        eq(apiKeys.userId, userId),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+      ),
+    );
+  return row?.n ?? 0;
 }
 
 /** Revokes a key not yet revoked; undefined when it is unknown or was revoked before. */

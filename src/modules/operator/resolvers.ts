@@ -49,12 +49,6 @@ export const operatorResolvers = {
       requireOperator(ctx);
       return ctx.services.apiKeys.createApiKey(input);
     },
-    revokeApiKey(_: unknown, { id }: { id: string }, ctx: GraphQLContext) {
-      // a member on the settings screen: their own key, or any where their seat is ADMIN
-      if (ctx.member) return ctx.services.memberKeys.revoke(ctx.member, id);
-      requireOperator(ctx);
-      return ctx.services.apiKeys.revokeApiKey(id);
-    },
     addIngestSource(_: unknown, { input }: Args<AddIngestSourceInput>, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.operator.addIngestSource(input);

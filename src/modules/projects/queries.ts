@@ -1,24 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { newestFirst } from "../../db/paging.ts";
+import { type PageWindow, windowed } from "../../db/paging.ts";
 import { projects } from "../../db/schema/index.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
 /** Named data access for projects; every query is confined to one organization. */
 
-export function listProjects(
-  db: Executor,
-  organizationId: string,
-  window: { limit: number; offset: number },
-) {
-  return db
-    .select()
-    .from(projects)
-    .where(eq(projects.organizationId, organizationId))
-    .orderBy(...newestFirst(projects.createdAt, projects.id))
-    .limit(window.limit)
-    .offset(window.offset);
+export function listProjects(db: Executor, organizationId: string, window: PageWindow) {
+  const mine = eq(projects.organizationId, organizationId);
+  const query = db.select().from(projects).where(mine).$dynamic();
+  return windowed(query, projects, mine, [projects.createdAt, projects.id], window);
 }
 
 export function countProjects(db: Executor, organizationId: string) {

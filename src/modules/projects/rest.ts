@@ -6,9 +6,10 @@ import {
   GetProjectDocument,
   ListProjectsDocument,
   UpdateProjectDocument,
-} from "../../graphql/generated.ts";
+} from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
+import { listAnswer } from "../../http/links.ts";
 import { ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
 import { PROJECT_LIMITS, projectPage } from "./service.ts";
@@ -98,7 +99,11 @@ export const projectRoutes = (deps: RestDeps) =>
     .use(apiKeyAuth(deps.auth))
     .get(
       "",
-      async ({ run, query }) => (await run(ListProjectsDocument, projectPage(query))).projects,
+      async ({ run, query, request, set }) => {
+        projectPage(query); // the ranges, before GraphQL's 32-bit Int
+        const { projects } = await run(ListProjectsDocument, query);
+        return listAnswer(deps.publicBaseUrl, request, set.headers, projects);
+      },
       {
         // Ranges are checked by projectPage, not typebox: Elysia reports a coerced query
         // number's range failure without the parameter's name.
@@ -106,6 +111,12 @@ export const projectRoutes = (deps: RestDeps) =>
           page: t.Optional(t.Integer({ description: `${P.min} or more; default ${P.default}` })),
           limit: t.Optional(
             t.Integer({ description: `${L.min} to ${L.max}; default ${L.default}` }),
+          ),
+          after: t.Optional(
+            t.String({
+              description:
+                'cursor of the previous page (the Link header\'s rel="next"), instead of page',
+            }),
           ),
         }),
         response: { 200: ProjectList, ...invalid, ...authErrorResponses },

@@ -1,10 +1,10 @@
 import { requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
-import { PAGE_NUMBER_LIMITS, pageNumberWindow } from "../../db/paging.ts";
+import { nextCursor, PAGE_NUMBER_LIMITS, pageNumberWindow } from "../../db/paging.ts";
 import { notFound } from "../../errors.ts";
-import { recordEvent } from "../../outbox/outbox.ts";
 import { isUuid, Problems } from "../../validation.ts";
+import { projectEvents } from "./events.ts";
 import {
   countProjects,
   deleteProjectRow,
@@ -15,7 +15,7 @@ import {
   updateProjectRow,
 } from "./queries.ts";
 
-/** Interface B bounds (docs/decisions.md §8 and the seed's project table). */
+/** Interface B bounds (docs/decisions.md §8). */
 export const PROJECT_LIMITS = {
   name: { min: 1, max: 100 },
   description: { max: 1000 },
@@ -53,16 +53,27 @@ export class ProjectService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async list(principal: Principal, args: { page?: number | null; limit?: number | null }) {
+  async list(
+    principal: Principal,
+    args: { page?: number | null; limit?: number | null; after?: string | null },
+  ) {
     canRead(principal);
-    const { page, limit } = projectPage(args);
+    const window = projectPage(args);
+    const { page, limit } = window;
     const db = this.database.db;
     const organizationId = principal.organization.id;
     const [rows, total] = await Promise.all([
-      listProjects(db, organizationId, { limit, offset: (page - 1) * limit }),
+      listProjects(db, organizationId, window),
       countProjects(db, organizationId),
     ]);
-    return { data: rows.map(projectJson), pagination: { page, limit, total } };
+    const last = rows.at(-1);
+    const next = nextCursor(
+      window,
+      rows.length,
+      total,
+      last && { at: last.createdAt, id: last.id },
+    );
+    return { data: rows.map(projectJson), pagination: { page, limit, total, nextCursor: next } };
   }
 
   async get(principal: Principal, id: string) {
@@ -90,12 +101,7 @@ export class ProjectService {
         at,
       });
       const project = projectJson(row);
-      await recordEvent(tx, {
-        organizationId,
-        type: "project.created",
-        data: { project },
-        now: at,
-      });
+      await projectEvents.created.record(tx, { organizationId, data: { project }, now: at });
       return project;
     });
   }
@@ -117,12 +123,7 @@ export class ProjectService {
       const row = await updateProjectRow(tx, organizationId, id, { ...changes, updatedAt: at });
       if (!row) throw notFoundProject();
       const project = projectJson(row);
-      await recordEvent(tx, {
-        organizationId,
-        type: "project.updated",
-        data: { project },
-        now: at,
-      });
+      await projectEvents.updated.record(tx, { organizationId, data: { project }, now: at });
       return project;
     });
   }
@@ -137,12 +138,7 @@ export class ProjectService {
       if (!row) throw notFoundProject();
       // the event carries the project as it was just before deletion
       const project = projectJson(row);
-      await recordEvent(tx, {
-        organizationId,
-        type: "project.deleted",
-        data: { project },
-        now: at,
-      });
+      await projectEvents.deleted.record(tx, { organizationId, data: { project }, now: at });
     });
     return { success: true, message: "Project deleted" };
   }

@@ -1,8 +1,11 @@
+import type { AuditTrail } from "../../auth/audit-trail.ts";
 import { randomBase62, sha256Hex } from "../../auth/keys.ts";
+import { passwordWeakness } from "../../auth/password-policy.ts";
 import {
   hashPassword,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  PasswordQueueFull,
   verifyDecoy,
   verifyPassword,
 } from "../../auth/passwords.ts";
@@ -23,9 +26,15 @@ import { SignInThrottle } from "./throttle.ts";
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 
 export type SignInResult =
-  | { kind: "ok"; token: string }
+  | { kind: "ok"; token: string; enrollOnly: boolean }
   | { kind: "invalid" }
-  | { kind: "throttled" };
+  | { kind: "throttled"; retryAfterS: number }
+  | { kind: "busy" }
+  | { kind: "passkey-required" };
+/** What a correct password opens for a user (src/modules/passkeys, docs/decisions.md §12). */
+export type PasswordPolicyCheck = (
+  userId: string,
+) => Promise<"allow" | "passkey-required" | "enroll-only">;
 export type InvitationState =
   | { kind: "valid"; email: string; firstName: string }
   | { kind: "used" | "expired" | "unknown" };
@@ -39,6 +48,8 @@ export class AccountService {
     private readonly sessions: SessionStore,
     private readonly publicBaseUrl: string,
     private readonly now: () => Date = () => new Date(),
+    private readonly passwordPolicy: PasswordPolicyCheck = async () => "allow",
+    private readonly audit?: Pick<AuditTrail, "record">,
   ) {
     this.throttle = new SignInThrottle(database, now);
   }
@@ -49,8 +60,8 @@ export class AccountService {
 
   /** Operator mutation setPassword: the new password ends every session of the user. */
   async setPassword(userId: string, password: string): Promise<true> {
-    checkPassword(password, ["password"]);
-    await requireUser(this.db, userId);
+    const user = await requireUser(this.db, userId);
+    checkPassword(password, ["password"], user.email);
     const hash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
       await this.storePassword(tx, userId, hash);
@@ -95,7 +106,7 @@ export class AccountService {
   ): Promise<{ kind: "ok"; token: string } | { kind: "used" | "expired" | "unknown" }> {
     const state = await this.invitation(token);
     if (state.kind !== "valid") return state;
-    checkPassword(password, ["password"]);
+    checkPassword(password, ["password"], state.email);
     const hash = await hashPassword(password);
     const now = this.now();
     const session = await this.db.transaction(async (tx) => {
@@ -110,23 +121,38 @@ export class AccountService {
 
   /**
    * One answer for an unknown email and a wrong password (same result, about the same time);
-   * throttled per account and per IP before any password is checked.
+   * throttled per account and per IP before any password is checked (docs/security.md).
    */
   async signIn(emailInput: string, password: string, ip: string): Promise<SignInResult> {
-    const email = emailInput.trim().toLowerCase();
-    if (await this.throttle.isThrottled(email, ip)) return { kind: "throttled" };
+    const email = emailInput.trim().normalize("NFKC").toLowerCase();
+    const reservation = await this.throttle.reserve(email, ip);
+    if (reservation.kind === "throttled") return reservation;
     const row = await passwordByEmail(this.db, email);
     const tooLong = password.length > PASSWORD_MAX_LENGTH;
-    const ok =
-      row?.hash && !tooLong
-        ? await verifyPassword(password, row.hash)
-        : await verifyDecoy(tooLong ? "" : password);
+    let ok: boolean;
+    try {
+      ok =
+        row?.hash && !tooLong
+          ? await verifyPassword(password, row.hash)
+          : await verifyDecoy(tooLong ? "" : password);
+    } catch (error) {
+      if (!(error instanceof PasswordQueueFull)) throw error;
+      await this.throttle.release(reservation.id);
+      return { kind: "busy" };
+    }
+    // a failure stays counted (it was reserved above); a success clears the account's count
     if (!ok || !row) {
-      await this.throttle.recordFailure(email, ip);
+      // an unknown email belongs to no organization's trail
+      if (row) this.audit?.record({ kind: "session.sign_in_failed", userId: row.userId, ip });
       return { kind: "invalid" };
     }
     await this.throttle.clearAccount(email);
-    return { kind: "ok", token: await this.sessions.create(row.userId) };
+    const policy = await this.passwordPolicy(row.userId);
+    if (policy === "passkey-required") return { kind: "passkey-required" };
+    const enrollOnly = policy === "enroll-only";
+    const token = await this.sessions.create(row.userId, undefined, { enrollOnly });
+    this.audit?.record({ kind: "session.signed_in", userId: row.userId, ip });
+    return { kind: "ok", token, enrollOnly };
   }
 
   private async storePassword(db: Executor, userId: string, hash: string) {
@@ -134,14 +160,21 @@ export class AccountService {
   }
 }
 
-export function checkPassword(password: string, path: string[]): void {
+/** Length, then the policy of src/auth/password-policy.ts (docs/security.md, "Passwords"). */
+export function checkPassword(password: string, path: string[], email?: string): void {
   const length = [...password].length;
-  new Problems()
+  const problems = new Problems()
     .check(
       length >= PASSWORD_MIN_LENGTH,
       path,
       `Must be at least ${PASSWORD_MIN_LENGTH} characters`,
     )
-    .check(length <= PASSWORD_MAX_LENGTH, path, `Must be at most ${PASSWORD_MAX_LENGTH} characters`)
-    .throwIfAny();
+    .check(
+      length <= PASSWORD_MAX_LENGTH,
+      path,
+      `Must be at most ${PASSWORD_MAX_LENGTH} characters`,
+    );
+  problems.throwIfAny();
+  const weakness = passwordWeakness(password, email);
+  problems.check(weakness === undefined, path, weakness ?? "").throwIfAny();
 }

@@ -23,6 +23,7 @@ export function memberOrganizations(db: Executor, userId: string) {
       id: organizations.id,
       name: organizations.name,
       plan: organizations.plan,
+      maxKeyLifetimeDays: organizations.maxKeyLifetimeDays,
       role: memberships.role,
       customSeat: roles.seat,
       customPermissions: roles.permissions,
@@ -43,12 +44,13 @@ export async function keysWithOwners(db: Executor, organizationId: string, userI
     ? and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.userId, userId))
     : eq(apiKeys.organizationId, organizationId);
   const rows = await db
-    .select({ key: apiKeys, owner: users })
+    .select({ key: apiKeys, owner: users, maxKeyLifetimeDays: organizations.maxKeyLifetimeDays })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
+    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
     .where(where)
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(({ key, owner }) => ({ ...key, owner }));
+  return rows.map(({ key, owner, maxKeyLifetimeDays }) => ({ ...key, owner, maxKeyLifetimeDays }));
 }
 
 export const keyById = (db: Executor, id: string) =>
@@ -105,10 +107,18 @@ export function keysOf(db: Executor, organizationId: string) {
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
       createdAt: apiKeys.createdAt,
+      allowedIps: apiKeys.allowedIps,
+      rotatedAt: apiKeys.rotatedAt,
+      replacedById: apiKeys.replacedById,
+      graceEndsAt: apiKeys.graceEndsAt,
+      graceUsedAt: apiKeys.graceUsedAt,
+      graceUsedIp: apiKeys.graceUsedIp,
+      maxKeyLifetimeDays: organizations.maxKeyLifetimeDays,
       owner: users,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
+    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
     .where(eq(apiKeys.organizationId, organizationId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }

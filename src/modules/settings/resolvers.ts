@@ -1,8 +1,9 @@
 import { requireOperator } from "../../auth/guard.ts";
+import type { Member } from "../../auth/principal.ts";
 import { ApiError } from "../../errors.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import type { KeyExpiration } from "../operator/api-keys.ts";
-import { keyStatus, type Member } from "./service.ts";
+import { keyStatus } from "./service.ts";
 
 /** The member operations need a settings-screen session; an API key may not mint keys. */
 function requireMember(ctx: GraphQLContext): Member {
@@ -20,6 +21,7 @@ type KeyRow = {
   userId: string;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  rotatedAt?: Date | null;
   owner?: unknown;
 };
 type OrgRow = { id: string };
@@ -56,6 +58,15 @@ export const settingsResolvers = {
     ) {
       return ctx.services.memberKeys.create(requireMember(ctx), args.input);
     },
+    /**
+     * One mutation, two callers: a member on the settings screen revokes their own key or any
+     * where their seat is ADMIN; the operator token revokes any key (schema/operator.graphql).
+     */
+    revokeApiKey(_: unknown, { id }: { id: string }, ctx: GraphQLContext) {
+      if (ctx.member) return ctx.services.memberKeys.revoke(ctx.member, id);
+      requireOperator(ctx);
+      return ctx.services.apiKeys.revokeApiKey(id);
+    },
     createInvitation(_: unknown, args: { userId: string }, ctx: GraphQLContext) {
       requireOperator(ctx);
       return ctx.services.accounts.createInvitation(args.userId);
@@ -70,7 +81,7 @@ export const settingsResolvers = {
       return key.owner ?? ctx.services.operatorReads.userById(key.userId);
     },
     status(key: KeyRow, _: unknown, ctx: GraphQLContext) {
-      return keyStatus(key, ctx.services.now());
+      return keyStatus(key, ctx.now());
     },
   },
   Organization: {

@@ -1,15 +1,11 @@
 import { resolveRole } from "../../auth/load-principal.ts";
 import type { Seat } from "../../auth/permissions.ts";
+import type { Member } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { forbidden, notFound } from "../../errors.ts";
 import { isUuid } from "../../validation.ts";
 import type { ApiKeyAdmin, KeyExpiration } from "../operator/api-keys.ts";
 import { keyById, keysWithOwners, memberOrganizations } from "./queries.ts";
-
-/** The session principal of the settings screen: a signed-in person, no organization yet. */
-export interface Member {
-  userId: string;
-}
 
 export interface MyOrganization {
   id: string;
@@ -17,14 +13,20 @@ export interface MyOrganization {
   plan: "FREE" | "PRO" | "ENTERPRISE";
   role: string;
   seat: Seat;
+  /** the organization's maximum API key lifetime in days; null: none */
+  maxKeyLifetimeDays: number | null;
 }
 
-/** A key is revoked, expired at its `expiresAt` instant (docs/decisions.md, issue 20), or active. */
+/**
+ * A key is revoked, replaced by a rotation (its old secret, docs/security.md), expired at its
+ * `expiresAt` instant (docs/decisions.md, "Expiry instant"), or active.
+ */
 export function keyStatus(
-  key: { expiresAt: Date | null; revokedAt: Date | null },
+  key: { expiresAt: Date | null; revokedAt: Date | null; rotatedAt?: Date | null },
   now: Date,
-): "REVOKED" | "EXPIRED" | "ACTIVE" {
+): "REVOKED" | "ROTATED" | "EXPIRED" | "ACTIVE" {
   if (key.revokedAt) return "REVOKED";
+  if (key.rotatedAt) return "ROTATED";
   const expired = key.expiresAt && key.expiresAt.getTime() <= now.getTime();
   return expired ? "EXPIRED" : "ACTIVE";
 }

@@ -1,13 +1,19 @@
 import type { Database } from "../../db/client.ts";
-import { countFailures, deleteAccountFailures, recordFailure } from "./account-queries.ts";
+import { deleteAccountFailures, deleteAttempt, reserveAttempt } from "./account-queries.ts";
 
 /** docs/decisions.md §10: 10 failures per account or 30 per IP within 15 minutes → 429. */
 export const THROTTLE = { windowMs: 15 * 60_000, perAccount: 10, perIp: 30 } as const;
 
+export type Reservation =
+  | { kind: "reserved"; id: string }
+  | { kind: "throttled"; retryAfterS: number };
+
 /**
- * Failed sign-ins counted in the database, so every instance refuses the same guesser. The
+ * Sign-in attempts counted in the database, so every instance refuses the same guesser. The
  * account is the email as typed: unknown emails are throttled exactly like known ones, or the
- * 429 itself would tell which emails exist.
+ * 429 itself would tell which emails exist. An attempt is counted (reserved) before its
+ * password is checked, atomically, so a parallel burst gets no more checks than the limit; a
+ * successful sign-in then clears the account's count.
  */
 export class SignInThrottle {
   constructor(
@@ -15,18 +21,18 @@ export class SignInThrottle {
     private readonly now: () => Date,
   ) {}
 
-  private since() {
-    return new Date(this.now().getTime() - THROTTLE.windowMs);
+  async reserve(email: string, ip: string): Promise<Reservation> {
+    const at = this.now();
+    const since = new Date(at.getTime() - THROTTLE.windowMs);
+    const result = await reserveAttempt(this.database.db, { email, ip, at }, since, THROTTLE);
+    return "id" in result
+      ? { kind: "reserved", id: result.id }
+      : { kind: "throttled", retryAfterS: result.retryAfterS };
   }
 
-  async isThrottled(email: string, ip: string): Promise<boolean> {
-    const failures = await countFailures(this.database.db, email, ip, this.since());
-    return failures.account >= THROTTLE.perAccount || failures.ip >= THROTTLE.perIp;
-  }
-
-  async recordFailure(email: string, ip: string): Promise<void> {
-    // rows leave once their window has passed (the table holds 15 minutes of failures)
-    await recordFailure(this.database.db, { email, ip, at: this.now() }, this.since());
+  /** The attempt was never checked (the hash queue was full): it does not count. */
+  async release(id: string): Promise<void> {
+    await deleteAttempt(this.database.db, id);
   }
 
   /** A successful sign-in clears the account's failures (not the IP's: others share it). */

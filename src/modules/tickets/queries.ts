@@ -1,7 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { newestFirst, type Page } from "../../db/paging.ts";
-import { equipment, ticketCounts, tickets } from "../../db/schema/index.ts";
+import { newestFirst, nextCursor, type Page, type PageWindow } from "../../db/paging.ts";
+import { equipment, memberships, roles, ticketCounts, tickets } from "../../db/schema/index.ts";
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type TicketStatus = TicketRow["status"];
@@ -20,6 +20,7 @@ const STATUS = 1;
 const PRIORITY = 2;
 const CREATED_BY = 4;
 const DESCRIPTION = 8;
+const AFTER = 16;
 
 /**
  * Newest first (served by the tickets_org_*_created indexes), with the exact total in the same
@@ -32,14 +33,15 @@ const DESCRIPTION = 8;
 export async function listTickets(
   db: Executor,
   filter: TicketFilter,
-  window: { limit: number; offset: number },
+  window: PageWindow,
   options: { description?: boolean } = {},
 ): Promise<Page<TicketListRow>> {
   const shape =
     (filter.status ? STATUS : 0) |
     (filter.priority ? PRIORITY : 0) |
     (filter.createdBy ? CREATED_BY : 0) |
-    (options.description ? DESCRIPTION : 0);
+    (options.description ? DESCRIPTION : 0) |
+    (window.after ? AFTER : 0);
   const statements = preparedFor(db, shape);
   const values = {
     organizationId: filter.organizationId,
@@ -47,7 +49,10 @@ export async function listTickets(
     priority: filter.priority,
     createdBy: filter.createdBy,
     limit: window.limit,
-    offset: window.offset,
+    // after a cursor the page starts at the cursor's row: nothing to skip
+    offset: window.after ? 0 : window.offset,
+    afterId: window.after?.id,
+    afterAt: window.after?.at.toISOString(),
   };
   const rows = await statements.page.execute(values);
   const first = rows[0];
@@ -57,7 +62,10 @@ export async function listTickets(
     : window.offset === 0
       ? 0
       : ((await statements.total.execute(values))[0]?.total ?? 0);
-  return { data: rows, pagination: { total, ...window } };
+  const last = rows.at(-1);
+  const next = nextCursor(window, rows.length, total, last && { at: last.createdAt, id: last.id });
+  const { limit, offset } = window;
+  return { data: rows, pagination: { total, limit, offset, nextCursor: next } };
 }
 
 export type TicketListRow = Omit<TicketRow, "organizationId" | "description"> & {
@@ -87,6 +95,8 @@ function prepare(db: Executor, shape: number) {
     status: sql.placeholder("status"),
     priority: sql.placeholder("priority"),
     createdBy: sql.placeholder("createdBy"),
+    afterId: sql.placeholder("afterId"),
+    afterAt: sql.placeholder("afterAt"),
   };
   const where = [eq(tickets.organizationId, p.organizationId)];
   const counted = [eq(ticketCounts.organizationId, p.organizationId)];
@@ -101,6 +111,13 @@ function prepare(db: Executor, shape: number) {
   if (shape & CREATED_BY) {
     where.push(eq(tickets.createdBy, p.createdBy));
     counted.push(eq(ticketCounts.createdBy, p.createdBy));
+  }
+  if (shape & AFTER) {
+    // the rows after the cursor's, from where tickets_org_*_created has it (docs/decisions.md
+    // §13): the cursor row's exact created_at by its id, the cursor's own if it is gone
+    const at = sql`coalesce((select c.created_at from tickets c where c.id = ${p.afterId}::uuid
+      and c.organization_id = ${p.organizationId}), ${p.afterAt}::timestamptz)`;
+    where.push(sql`(${tickets.createdAt}, ${tickets.id}) < (${at}, ${p.afterId}::uuid)`);
   }
   const sum = sql<number>`coalesce(sum(${ticketCounts.count}), 0)`.mapWith(Number);
   const total = db
@@ -118,7 +135,10 @@ function prepare(db: Executor, shape: number) {
         priority: tickets.priority,
         equipmentId: tickets.equipmentId,
         createdBy: tickets.createdBy,
+        assigneeId: tickets.assigneeId,
         createdAt: tickets.createdAt,
+        updatedAt: tickets.updatedAt,
+        version: tickets.version,
         total: sql<number>`(${total})`.mapWith(Number),
       })
       .from(tickets)
@@ -142,5 +162,66 @@ export async function equipmentExists(db: Executor, organizationId: string, id: 
     .select({ id: equipment.id })
     .from(equipment)
     .where(and(eq(equipment.id, id), eq(equipment.organizationId, organizationId)));
+  return row !== undefined;
+}
+
+/** One ticket of the organization; `lock` holds its row until the transaction ends. */
+export async function findTicket(db: Executor, organizationId: string, id: string, lock = false) {
+  const query = db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.organizationId, organizationId), eq(tickets.id, id)));
+  const [row] = lock ? await query.for("update") : await query;
+  return row;
+}
+
+/**
+ * Writes the changes only if the ticket still has `version` (the conditional update of
+ * docs/decisions.md §17.2), and counts one more version. Undefined when it no longer has it.
+ */
+export async function updateTicketRow(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  version: number,
+  changes: Partial<
+    Pick<TicketRow, "title" | "description" | "priority" | "status" | "assigneeId">
+  > & {
+    updatedAt: Date;
+  },
+) {
+  const [row] = await db
+    .update(tickets)
+    .set({ ...changes, version: sql`${tickets.version} + 1` })
+    .where(
+      and(
+        eq(tickets.organizationId, organizationId),
+        eq(tickets.id, id),
+        eq(tickets.version, version),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Whether the user holds an ADMIN or TECHNICIAN seat in the organization (built-in or custom role). */
+export async function isAssignableMember(db: Executor, organizationId: string, userId: string) {
+  const [row] = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .leftJoin(
+      roles,
+      and(eq(roles.organizationId, memberships.organizationId), eq(roles.name, memberships.role)),
+    )
+    .where(
+      and(
+        eq(memberships.organizationId, organizationId),
+        eq(memberships.userId, userId),
+        or(
+          inArray(memberships.role, ["admin", "technician"]),
+          inArray(roles.seat, ["ADMIN", "TECHNICIAN"]),
+        ),
+      ),
+    );
   return row !== undefined;
 }

@@ -3,6 +3,8 @@ import { requirePrincipal } from "../../auth/guard.ts";
 import type { PageArgs } from "../../db/paging.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import { selects } from "../../graphql/selection.ts";
+import type { LiveEvent } from "../../outbox/live.ts";
+import type { UpdateTicketInput } from "./changes.ts";
 import type { TicketPriority, TicketStatus } from "./queries.ts";
 import type { CreateTicketInput } from "./service.ts";
 
@@ -19,10 +21,40 @@ export const ticketResolvers = {
         description: selects(info, ["data", "description"]),
       });
     },
+    ticket(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+      return ctx.services.tickets.get(requirePrincipal(ctx), args.id);
+    },
+    ticketComments(
+      _: unknown,
+      args: PageArgs & { ticketId: string; page?: number | null },
+      ctx: GraphQLContext,
+    ) {
+      return ctx.services.tickets.comments(requirePrincipal(ctx), args);
+    },
+  },
+  Subscription: {
+    ticketEvents: {
+      subscribe: (
+        _: unknown,
+        args: { ticketId?: string | null; types?: string[] | null },
+        ctx: GraphQLContext,
+      ) => ctx.services.tickets.events(requirePrincipal(ctx), args),
+      resolve: (event: LiveEvent) => ({ ...event, ticket: event.record }),
+    },
   },
   Mutation: {
     createTicket(_: unknown, { input }: { input: CreateTicketInput }, ctx: GraphQLContext) {
       return ctx.services.tickets.create(requirePrincipal(ctx), input);
+    },
+    updateTicket(
+      _: unknown,
+      args: { id: string; input: UpdateTicketInput; expectedVersion?: number | null },
+      ctx: GraphQLContext,
+    ) {
+      return ctx.services.tickets.update(requirePrincipal(ctx), args);
+    },
+    addTicketComment(_: unknown, args: { ticketId: string; body: string }, ctx: GraphQLContext) {
+      return ctx.services.tickets.addComment(requirePrincipal(ctx), args);
     },
   },
 };

@@ -3,7 +3,20 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ticketPriorityEnum, ticketStatusEnum } from "../../db/schema/index.ts";
+import { recordChange } from "../../outbox/changes.ts";
+import type { LiveHub } from "../../outbox/live.ts";
+import { liveFilter } from "../../outbox/live-filters.ts";
 import { isUuid, Problems } from "../../validation.ts";
+import {
+  DESCRIPTION_LENGTH,
+  TITLE_LENGTH,
+  type UpdateTicketInput,
+  updateTicket,
+  visibleTicket,
+} from "./changes.ts";
+import { addTicketComment, ticketComments } from "./comments.ts";
+import { ticketEvents } from "./events.ts";
+import { ticketJson } from "./json.ts";
 import {
   equipmentExists,
   insertTicket,
@@ -15,8 +28,7 @@ import {
 /** the SDL's enums, through the Postgres enums derived from them (db/schema/enums.ts) */
 export const TICKET_PRIORITIES = ticketPriorityEnum.enumValues;
 export const TICKET_STATUSES = ticketStatusEnum.enumValues;
-export const TITLE_LENGTH = { min: 5, max: 200 } as const;
-export const DESCRIPTION_LENGTH = { min: 10, max: 5000 } as const;
+export { DESCRIPTION_LENGTH, TITLE_LENGTH };
 
 export interface CreateTicketInput {
   title: string;
@@ -30,6 +42,7 @@ export class TicketService {
   constructor(
     private readonly database: Database,
     private readonly now: () => Date,
+    private readonly live?: LiveHub,
   ) {}
 
   list(
@@ -69,15 +82,66 @@ export class TicketService {
       }
     }
     problems.throwIfAny();
-    return insertTicket(this.database.db, {
-      organizationId: principal.organization.id,
-      title: input.title,
-      description: input.description,
-      priority: input.priority ?? "medium",
-      status: "open",
-      equipmentId,
-      createdBy: principal.user.id,
-      createdAt: this.now(),
+    const organizationId = principal.organization.id;
+    const at = this.now();
+    return this.database.db.transaction(async (tx) => {
+      const row = await insertTicket(tx, {
+        organizationId,
+        title: input.title,
+        description: input.description,
+        priority: input.priority ?? "medium",
+        status: "open",
+        equipmentId,
+        createdBy: principal.user.id,
+        createdAt: at,
+        updatedAt: at,
+      });
+      await recordChange(tx, {
+        organizationId,
+        event: ticketEvents.created,
+        data: { ticket: ticketJson(row) },
+        now: at,
+        live: { resource: "ticket", record: row },
+      });
+      return row;
     });
+  }
+
+  /** One ticket the caller can see (scope tickets:read); anything else NOT_FOUND. */
+  get(principal: Principal, id: string) {
+    requireApiAccess(principal);
+    requireScope(principal, "tickets:read");
+    return visibleTicket(this.database.db, principal, id);
+  }
+
+  update(
+    principal: Principal,
+    args: { id: string; input: UpdateTicketInput; expectedVersion?: number | null },
+  ) {
+    return updateTicket(this.database, this.now, principal, args);
+  }
+
+  /** Live changes of the tickets the caller can see (docs/api.md, subscriptions). */
+  events(principal: Principal, args: { ticketId?: string | null; types?: string[] | null }) {
+    requireApiAccess(principal);
+    requireScope(principal, "tickets:read");
+    const all = hasPermission(principal, "tickets.view_all");
+    const visible = (ticket: Record<string, unknown>) =>
+      all || ticket.createdBy === principal.user.id;
+    const keep = liveFilter({ id: args.ticketId, types: args.types, visible });
+    return this.hub().subscribe("ticket", principal.organization.id, keep);
+  }
+
+  private hub(): LiveHub {
+    if (!this.live) throw new Error("no live hub");
+    return this.live;
+  }
+
+  comments(principal: Principal, args: PageArgs & { ticketId: string; page?: number | null }) {
+    return ticketComments(this.database, principal, args);
+  }
+
+  addComment(principal: Principal, args: { ticketId: string; body: string }) {
+    return addTicketComment(this.database, this.now, principal, args);
   }
 }

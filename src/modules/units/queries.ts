@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { fetchPage } from "../../db/paging.ts";
+import { fetchPage, type PageWindow } from "../../db/paging.ts";
 import { equipmentUnits } from "../../db/schema/index.ts";
 
 export type UnitRow = typeof equipmentUnits.$inferSelect;
@@ -8,11 +8,7 @@ export type UnitRow = typeof equipmentUnits.$inferSelect;
 /** Named data access for organizational units; every query is confined to one organization. */
 
 /** A page of the organization's units, newest first. */
-export function listUnits(
-  db: Executor,
-  organizationId: string,
-  window: { limit: number; offset: number },
-) {
+export function listUnits(db: Executor, organizationId: string, window: PageWindow) {
   const mine = eq(equipmentUnits.organizationId, organizationId);
   return fetchPage(
     db,
@@ -21,5 +17,6 @@ export function listUnits(
     [equipmentUnits.createdAt, equipmentUnits.id],
     window,
     (row) => row,
+    (row) => ({ at: row.createdAt, id: row.id }),
   );
 }

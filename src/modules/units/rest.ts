@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
-import { ListEquipmentUnitsDocument } from "../../graphql/generated.ts";
+import { ListEquipmentUnitsDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { listAnswer } from "../../http/links.ts";
 import { envelope, PageQuery } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
 
@@ -18,12 +19,18 @@ const Unit = t.Object(
 const UnitList = envelope(Unit, "EquipmentUnitList");
 
 /** GET /api/v1/equipment-units over the EquipmentUnits operation. */
-export const unitRoutes = (deps: Pick<RestDeps, "auth">) =>
+export const unitRoutes = (deps: Pick<RestDeps, "auth" | "publicBaseUrl">) =>
   new Elysia({ prefix: "/api/v1", tags: ["equipment units"] })
     .use(apiKeyAuth(deps.auth))
     .get(
       "/equipment-units",
-      async ({ run, query }) => (await run(ListEquipmentUnitsDocument, query)).equipmentUnits,
+      async ({ run, query, request, set }) =>
+        listAnswer(
+          deps.publicBaseUrl,
+          request,
+          set.headers,
+          (await run(ListEquipmentUnitsDocument, query)).equipmentUnits,
+        ),
       {
         query: t.Object(PageQuery),
         response: { 200: UnitList, ...validationErrorResponse, ...authErrorResponses },

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { fetchPage } from "../../db/paging.ts";
+import { fetchPage, type PageWindow } from "../../db/paging.ts";
 import { memberships, users } from "../../db/schema/index.ts";
 
 /** Named data access for an organization's members; every query is confined to one organization. */
@@ -9,11 +9,7 @@ import { memberships, users } from "../../db/schema/index.ts";
  * A page of the organization's members with their profiles, newest member first. The profile
  * comes from a join in the page query, so 200 members cost one statement.
  */
-export function listMembers(
-  db: Executor,
-  organizationId: string,
-  window: { limit: number; offset: number },
-) {
+export function listMembers(db: Executor, organizationId: string, window: PageWindow) {
   const mine = eq(memberships.organizationId, organizationId);
   const query = db
     .select({
@@ -22,6 +18,7 @@ export function listMembers(
       firstName: users.firstName,
       lastName: users.lastName,
       email: users.email,
+      createdAt: memberships.createdAt,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -34,5 +31,6 @@ export function listMembers(
     [memberships.createdAt, memberships.userId],
     window,
     (row) => row,
+    (row) => ({ at: row.createdAt, id: row.userId }),
   );
 }

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
-import { ListUsersDocument } from "../../graphql/generated.ts";
+import { ListUsersDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { listAnswer } from "../../http/links.ts";
 import { envelope, PageQuery } from "../../http/list-schemas.ts";
 import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
 
@@ -21,16 +22,21 @@ const Member = t.Object(
 const MemberList = envelope(Member, "UserList");
 
 /** GET /api/v1/users over the ListUsers operation. */
-export const memberRoutes = (deps: Pick<RestDeps, "auth">) =>
+export const memberRoutes = (deps: Pick<RestDeps, "auth" | "publicBaseUrl">) =>
   new Elysia({ prefix: "/api/v1", tags: ["users"] }).use(apiKeyAuth(deps.auth)).get(
     "/users",
-    async ({ run, query }) => {
+    async ({ run, query, request, set }) => {
       const { users } = await run(ListUsersDocument, query);
-      // GraphQL answers a withheld email as null; the seed omits the field instead
+      // GraphQL answers a withheld email as null; interface A omits the field instead (docs/api.md)
       for (const member of users.data) {
         if (member.profile.email === null) delete (member.profile as { email?: unknown }).email;
       }
-      return users as typeof MemberList.static;
+      return listAnswer(
+        deps.publicBaseUrl,
+        request,
+        set.headers,
+        users,
+      ) as typeof MemberList.static;
     },
     {
       query: t.Object(PageQuery),

@@ -1,5 +1,8 @@
+import { requireScope } from "../../auth/guard.ts";
+import type { Scope } from "../../auth/permissions.ts";
+import type { Principal } from "../../auth/principal.ts";
 import { PAGE_NUMBER_LIMITS } from "../../db/paging.ts";
-import { WEBHOOK_EVENT_TYPES } from "../../outbox/outbox.ts";
+import type { WebhookEventDeclaration } from "../../outbox/events.ts";
 import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../outbox/ssrf.ts";
 import type { Problems } from "../../validation.ts";
 
@@ -7,6 +10,9 @@ import type { Problems } from "../../validation.ts";
 export const WEBHOOK_LIMITS = {
   perOrganization: 20,
   urlMaxLength: 2048,
+  /** hours the previous secret still signs after a rotation (docs/webhooks.md) */
+  defaultGraceHours: 24,
+  maxGraceHours: 168,
   ...PAGE_NUMBER_LIMITS,
 } as const;
 
@@ -23,6 +29,8 @@ export interface WebhookInput {
 export async function checkWebhookInput(
   problems: Problems,
   input: WebhookInput,
+  /** every type the features declare (src/features.ts) */
+  eventTypes: readonly string[],
   allowPrivate: boolean,
   resolve?: Resolve,
 ) {
@@ -44,11 +52,29 @@ export async function checkWebhookInput(
     problems.check(events.length > 0, ["input", "events"], "Give at least one event");
     input.events?.forEach((event, index) => {
       problems.check(
-        (WEBHOOK_EVENT_TYPES as readonly string[]).includes(event),
+        eventTypes.includes(event),
         ["input", "events", String(index)],
-        `Unknown event "${event}"; one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+        `Unknown event "${event}"; one of ${eventTypes.join(", ")}`,
       );
     });
   }
   return { url, events, active: input.active ?? undefined };
+}
+
+/**
+ * A subscription learns no more than its key could read: `tickets:read` for ticket.*, …
+ * Project and webhook events subscribe as they always did, with webhooks:write alone
+ * (docs/decisions.md §17.8), so existing keys and subscriptions keep working.
+ */
+export function mayReceive(
+  principal: Principal,
+  events: readonly WebhookEventDeclaration[],
+  types: string[] | undefined,
+) {
+  for (const type of types ?? []) {
+    const event = events.find((candidate) => candidate.type === type);
+    if (event && !/^(project|webhook)\./.test(type)) {
+      requireScope(principal, event.readScope as Scope);
+    }
+  }
 }

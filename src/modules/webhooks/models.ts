@@ -1,16 +1,15 @@
 import { t } from "elysia";
 import { ResponseInt } from "../../http/list-schemas.ts";
 import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
-import { WEBHOOK_EVENT_TYPES } from "../../outbox/outbox.ts";
 import { WEBHOOK_LIMITS } from "./service.ts";
 
 /** Typebox models of the webhook routes: request validation and the OpenAPI document. */
 
 const Timestamp = t.String({ format: "date-time" });
 const NullableTimestamp = t.Nullable(Timestamp);
-export const Events = t.Array(t.String(), {
-  description: `one or more of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
-});
+/** The `events` field, documented with the event types the features declare. */
+export const eventsField = (eventTypes: readonly string[]) =>
+  t.Array(t.String(), { description: `one or more of ${eventTypes.join(", ")}` });
 
 export const Webhook = t.Object(
   {
@@ -36,6 +35,16 @@ export const CreatedWebhook = t.Object(
     secret: t.String({ description: "whsec_… signing secret; shown only in this answer" }),
   },
   { title: "CreatedWebhook" },
+);
+export const RotatedSecret = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    secret: t.String({ description: "the new whsec_… signing secret; shown only in this answer" }),
+    previousSecretExpiresAt: t.Union([Timestamp, t.Null()], {
+      description: "until then deliveries are signed with the previous secret too; null: none",
+    }),
+  },
+  { title: "RotatedWebhookSecret" },
 );
 const Pagination = t.Object(
   { page: ResponseInt(), limit: ResponseInt(), total: ResponseInt() },
@@ -93,6 +102,11 @@ export const PageQuery = t.Object({
   ),
   limit: t.Optional(
     t.Integer({ error: "Must be an integer", description: `${L.min} to ${L.max}; default 10` }),
+  ),
+  after: t.Optional(
+    t.String({
+      description: 'cursor of the previous page (the Link header\'s rel="next"), instead of page',
+    }),
   ),
 });
 export const IdParams = t.Object({ id: t.String({ description: "webhook id (uuid)" }) });

@@ -1,6 +1,6 @@
-import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { newestFirst } from "../../db/paging.ts";
+import { type PageWindow, windowed } from "../../db/paging.ts";
 import {
   organizations,
   webhookDeliveries,
@@ -15,18 +15,11 @@ export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 const ofOrg = (organizationId: string, id: string) =>
   and(eq(webhookSubscriptions.organizationId, organizationId), eq(webhookSubscriptions.id, id));
 
-export function listSubscriptions(
-  db: Executor,
-  organizationId: string,
-  window: { limit: number; offset: number },
-) {
-  return db
-    .select()
-    .from(webhookSubscriptions)
-    .where(eq(webhookSubscriptions.organizationId, organizationId))
-    .orderBy(...newestFirst(webhookSubscriptions.createdAt, webhookSubscriptions.id))
-    .limit(window.limit)
-    .offset(window.offset);
+export function listSubscriptions(db: Executor, organizationId: string, window: PageWindow) {
+  const mine = eq(webhookSubscriptions.organizationId, organizationId);
+  const order = [webhookSubscriptions.createdAt, webhookSubscriptions.id];
+  const query = db.select().from(webhookSubscriptions).where(mine).$dynamic();
+  return windowed(query, webhookSubscriptions, mine, order, window);
 }
 
 export function countSubscriptions(db: Executor, organizationId: string) {
@@ -49,7 +42,14 @@ export async function lockOrganization(db: Executor, organizationId: string) {
 
 export async function insertSubscription(
   db: Executor,
-  values: { organizationId: string; url: string; events: string[]; secret: string; at: Date },
+  values: {
+    id: string;
+    organizationId: string;
+    url: string;
+    events: string[];
+    secretSealed: unknown;
+    at: Date;
+  },
 ) {
   const { at, ...rest } = values;
   const [row] = await db
@@ -96,19 +96,16 @@ const deliveryColumns = {
 
 export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
 
-export function listDeliveries(
-  db: Executor,
-  subscriptionId: string,
-  window: { limit: number; offset: number },
-) {
-  return db
+export function listDeliveries(db: Executor, subscriptionId: string, window: PageWindow) {
+  const its = eq(webhookDeliveries.subscriptionId, subscriptionId);
+  const order = [webhookDeliveries.createdAt, webhookDeliveries.id];
+  const query = db
     .select(deliveryColumns)
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.subscriptionId, subscriptionId))
-    .orderBy(...newestFirst(webhookDeliveries.createdAt, webhookDeliveries.id))
-    .limit(window.limit)
-    .offset(window.offset);
+    .where(its)
+    .$dynamic();
+  return windowed(query, webhookDeliveries, its, order, window);
 }
 
 export function countDeliveries(db: Executor, subscriptionId: string) {
@@ -144,4 +141,45 @@ export async function requeueDelivery(db: Executor, id: string, now: Date) {
     )
     .returning(ownDeliveryColumns);
   return row;
+}
+
+/**
+ * A rotation: the new sealed secret becomes current, the current one previous until `until`
+ * (null: dropped at once). Undefined when the subscription is not the organization's.
+ */
+export async function rotateSecret(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  values: { secretSealed: unknown; until: Date | null; at: Date },
+) {
+  const [row] = await db
+    .update(webhookSubscriptions)
+    .set({
+      secretSealed: values.secretSealed,
+      previousSecretSealed: values.until ? sql`${webhookSubscriptions.secretSealed}` : null,
+      previousSecretUntil: values.until,
+      secret: null,
+      updatedAt: values.at,
+    })
+    .where(ofOrg(organizationId, id))
+    .returning({ id: webhookSubscriptions.id });
+  return row;
+}
+
+/** Rows still holding a clear secret (written before secrets were encrypted). */
+export function clearSecrets(db: Executor, limit: number) {
+  return db
+    .select({ id: webhookSubscriptions.id, secret: webhookSubscriptions.secret })
+    .from(webhookSubscriptions)
+    .where(isNotNull(webhookSubscriptions.secret))
+    .limit(limit);
+}
+
+/** Replaces a clear secret by its sealed form, unless the row changed meanwhile. */
+export async function sealClearSecret(db: Executor, id: string, secret: string, sealed: unknown) {
+  await db
+    .update(webhookSubscriptions)
+    .set({ secretSealed: sealed, secret: null })
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.secret, secret)));
 }

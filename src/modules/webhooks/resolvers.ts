@@ -27,6 +27,17 @@ export const webhookResolvers = {
     deleteWebhook(_: unknown, args: { id: string }, ctx: GraphQLContext) {
       return ctx.services.webhooks.delete(requirePrincipal(ctx), args.id);
     },
+    rotateWebhookSecret(
+      _: unknown,
+      args: { id: string; gracePeriodHours?: number | null },
+      ctx: GraphQLContext,
+    ) {
+      return ctx.services.webhooks.rotateSecret(
+        requirePrincipal(ctx),
+        args.id,
+        args.gracePeriodHours,
+      );
+    },
     retryWebhookDelivery(
       _: unknown,
       args: { id: string; deliveryId: string },

@@ -7,21 +7,24 @@ import {
   ListWebhookDeliveriesDocument,
   ListWebhooksDocument,
   RetryWebhookDeliveryDocument,
+  RotateWebhookSecretDocument,
   UpdateWebhookDocument,
-} from "../../graphql/generated.ts";
+} from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import { idempotent } from "../../http/idempotency.ts";
+import { listAnswer } from "../../http/links.ts";
 import {
   CreatedWebhook,
   Deleted,
   Delivery,
   DeliveryList,
-  Events,
   error,
   errors,
+  eventsField,
   IdParams,
   listErrors,
   PageQuery,
+  RotatedSecret,
   Webhook,
   WebhookList,
 } from "./models.ts";
@@ -47,17 +50,28 @@ async function restPaths<T>(promise: Promise<T>): Promise<T> {
 const access = (scope: string) => `Scope ${scope} and permission webhooks.manage; any plan.`;
 
 /** Interface B webhook subscriptions and delivery log: thin adapters over GraphQL operations. */
-export const webhookRoutes = (deps: RestDeps) =>
-  new Elysia({ prefix: "/api/webhooks", tags: ["webhooks"] })
+export const webhookRoutes = (deps: RestDeps & { eventTypes: readonly string[] }) => {
+  const Events = eventsField(deps.eventTypes);
+  return new Elysia({ prefix: "/api/webhooks", tags: ["webhooks"] })
     .use(apiKeyAuth(deps.auth))
-    .get("", async ({ run, query }) => (await run(ListWebhooksDocument, query)).webhooks, {
-      query: PageQuery,
-      response: { 200: WebhookList, ...listErrors },
-      detail: {
-        summary: "List webhooks",
-        description: `${access("webhooks:read")} Secrets are never shown.`,
+    .get(
+      "",
+      async ({ run, query, request, set }) =>
+        listAnswer(
+          deps.publicBaseUrl,
+          request,
+          set.headers,
+          (await run(ListWebhooksDocument, query)).webhooks,
+        ),
+      {
+        query: PageQuery,
+        response: { 200: WebhookList, ...listErrors },
+        detail: {
+          summary: "List webhooks",
+          description: `${access("webhooks:read")} Secrets are never shown.`,
+        },
       },
-    })
+    )
     .post(
       "",
       (ctx) => {
@@ -144,12 +158,49 @@ export const webhookRoutes = (deps: RestDeps) =>
         },
       },
     )
+    .post(
+      "/:id/rotate-secret",
+      async ({ run, params, body, set }) => {
+        set.headers["cache-control"] = "no-store"; // the answer carries the signing secret
+        const { rotateWebhookSecret } = await run(RotateWebhookSecretDocument, {
+          id: params.id,
+          gracePeriodHours: body?.gracePeriodHours ?? null,
+        });
+        return rotateWebhookSecret;
+      },
+      {
+        params: IdParams,
+        body: t.Optional(
+          t.Object({
+            gracePeriodHours: t.Optional(
+              t.Integer({
+                minimum: 0,
+                maximum: WEBHOOK_LIMITS.maxGraceHours,
+                description: `hours the previous secret still signs (default ${WEBHOOK_LIMITS.defaultGraceHours})`,
+              }),
+            ),
+          }),
+        ),
+        response: { 200: RotatedSecret, ...errors },
+        detail: {
+          summary: "Rotate the signing secret",
+          description:
+            `${access("webhooks:write")} Answers a new whsec_ secret once. During the grace ` +
+            "period every delivery's webhook-signature holds two signatures (new, then previous); " +
+            "after it only the new one (docs/webhooks.md).",
+        },
+      },
+    )
     .get(
       "/:id/deliveries",
-      async ({ run, params, query }) =>
+      async ({ run, params, query, request, set }) =>
         // the SDL's status is a String; the outbox writes only the four values REST names
-        (await run(ListWebhookDeliveriesDocument, { id: params.id, ...query }))
-          .webhookDeliveries as Json<typeof DeliveryList>,
+        listAnswer(
+          deps.publicBaseUrl,
+          request,
+          set.headers,
+          (await run(ListWebhookDeliveriesDocument, { id: params.id, ...query })).webhookDeliveries,
+        ) as Json<typeof DeliveryList>,
       {
         params: IdParams,
         query: PageQuery,
@@ -187,3 +238,4 @@ export const webhookRoutes = (deps: RestDeps) =>
         },
       },
     );
+};

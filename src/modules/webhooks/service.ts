@@ -1,14 +1,17 @@
 import { requirePermission, requireScope } from "../../auth/guard.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
-import { pageNumberWindow } from "../../db/paging.ts";
+import { numberedPage, type PageNumberArgs, pageNumberWindow } from "../../db/paging.ts";
 import { ApiError, notFound } from "../../errors.ts";
+import type { WebhookEventDeclaration } from "../../outbox/events.ts";
 import { WEBHOOK_CHANNEL } from "../../outbox/outbox.ts";
+import { WebhookSecretBox } from "../../outbox/secret-box.ts";
 import { newWebhookSecret } from "../../outbox/signer.ts";
 import type { Resolve } from "../../outbox/ssrf.ts";
 import { isUuid, Problems } from "../../validation.ts";
-import { checkWebhookInput, WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
+import { checkWebhookInput, mayReceive, WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
 import * as q from "./queries.ts";
+import { checkGraceHours, rotateSecret, sealClearSecrets } from "./secrets.ts";
 
 export { WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
 
@@ -52,20 +55,27 @@ export class WebhookService {
   constructor(
     private readonly database: Database,
     private readonly now: () => Date,
+    /** the event types a subscription may choose: every feature's (src/features.ts) */
+    private readonly events: readonly WebhookEventDeclaration[],
     private readonly allowPrivate: boolean,
     private readonly resolve?: Resolve,
+    private readonly box: WebhookSecretBox = new WebhookSecretBox(undefined),
   ) {}
 
-  async list(principal: Principal, args: { page?: number | null; limit?: number | null }) {
+  private eventTypes() {
+    return this.events.map((event) => event.type);
+  }
+
+  async list(principal: Principal, args: PageNumberArgs) {
     allow(principal, "webhooks:read");
-    const { page, limit } = pageNumberWindow(args);
+    const window = pageNumberWindow(args);
     const org = principal.organization.id;
     const db = this.database.db;
     const [rows, total] = await Promise.all([
-      q.listSubscriptions(db, org, { limit, offset: (page - 1) * limit }),
+      q.listSubscriptions(db, org, window),
       q.countSubscriptions(db, org),
     ]);
-    return { data: rows.map(webhookJson), pagination: { page, limit, total } };
+    return { data: rows.map(webhookJson), pagination: numberedPage(window, rows, total) };
   }
 
   async get(principal: Principal, id: string) {
@@ -78,11 +88,20 @@ export class WebhookService {
     const problems = new Problems();
     if (input.url == null) problems.add(["input", "url"], "Required");
     if (input.events == null) problems.add(["input", "events"], "Required");
-    const values = await checkWebhookInput(problems, input, this.allowPrivate, this.resolve);
+    const values = await checkWebhookInput(
+      problems,
+      input,
+      this.eventTypes(),
+      this.allowPrivate,
+      this.resolve,
+    );
     problems.throwIfAny();
+    mayReceive(principal, this.events, values.events);
     const organizationId = principal.organization.id;
     const at = this.now();
     const secret = newWebhookSecret();
+    const id = crypto.randomUUID();
+    const secretSealed = await this.box.seal(id, secret);
     const row = await this.database.db.transaction(async (tx) => {
       await q.lockOrganization(tx, organizationId);
       if ((await q.countSubscriptions(tx, organizationId)) >= WEBHOOK_LIMITS.perOrganization) {
@@ -92,27 +111,51 @@ export class WebhookService {
         );
       }
       return q.insertSubscription(tx, {
+        id,
         organizationId,
         url: values.url as string,
         events: values.events as string[],
-        secret,
+        secretSealed,
         at,
       });
     });
-    const { id, url, events, active, createdAt } = row;
+    const { url, events, active, createdAt } = row;
     return { id, url, events, active, createdAt, secret };
+  }
+
+  /**
+   * A new signing secret, answered once. During `gracePeriodHours` (24 by default, 0 to 168)
+   * deliveries carry a signature with each secret, the new one first; then only the new one.
+   */
+  async rotateSecret(principal: Principal, id: string, gracePeriodHours?: number | null) {
+    allow(principal, "webhooks:write");
+    const hours = checkGraceHours(gracePeriodHours);
+    const subscription = await this.owned(principal, id);
+    return rotateSecret(this.database.db, this.box, this.now(), subscription, hours);
+  }
+
+  /** Seals the clear secrets of rows from before secrets were encrypted (run at start). */
+  sealClearSecrets(): Promise<number> {
+    return sealClearSecrets(this.database.db, this.box);
   }
 
   async update(principal: Principal, id: string, input: WebhookInput) {
     allow(principal, "webhooks:write");
     const problems = new Problems();
-    const values = await checkWebhookInput(problems, input, this.allowPrivate, this.resolve);
+    const values = await checkWebhookInput(
+      problems,
+      input,
+      this.eventTypes(),
+      this.allowPrivate,
+      this.resolve,
+    );
     problems.check(
       values.url !== undefined || values.events !== undefined || values.active !== undefined,
       ["input"],
       "Give url, events, active or several",
     );
     problems.throwIfAny();
+    mayReceive(principal, this.events, values.events);
     await this.owned(principal, id);
     const changes: Parameters<typeof q.updateSubscription>[3] = {
       ...values,
@@ -141,21 +184,18 @@ export class WebhookService {
     return { success: true, message: "Webhook deleted" };
   }
 
-  async deliveries(
-    principal: Principal,
-    id: string,
-    args: { page?: number | null; limit?: number | null },
-  ) {
+  async deliveries(principal: Principal, id: string, args: PageNumberArgs) {
     allow(principal, "webhooks:read");
-    const { page, limit } = pageNumberWindow(args);
+    const window = pageNumberWindow(args);
     const subscription = await this.owned(principal, id);
     const db = this.database.db;
     const [rows, total] = await Promise.all([
-      q.listDeliveries(db, subscription.id, { limit, offset: (page - 1) * limit }),
+      q.listDeliveries(db, subscription.id, window),
       q.countDeliveries(db, subscription.id),
     ]);
     const now = this.now();
-    return { data: rows.map((r) => deliveryJson(r, now)), pagination: { page, limit, total } };
+    const pagination = numberedPage(window, rows, total);
+    return { data: rows.map((r) => deliveryJson(r, now)), pagination };
   }
 
   /** Queues one more attempt of a delivery now, whatever its state, unless one is in flight. */

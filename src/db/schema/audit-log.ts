@@ -1,0 +1,35 @@
+import { sql } from "drizzle-orm";
+import { bigint, jsonb, pgTable, real, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * The usage and audit trail (docs/security.md): one row per authenticated API request and per
+ * key or session event. Range-partitioned by day on `at`, which Drizzle cannot declare: the
+ * table and its partitions are created by SQL (drizzle/*_audit_log.sql, src/db/queries/
+ * audit-partitions.ts), so this file is deliberately not exported from schema/index.ts, where
+ * drizzle-kit would generate a plain table for it.
+ */
+export const auditLog = pgTable("audit_log", {
+  /** from a sequence: with `at`, the keyset order of pages and exports */
+  id: bigint({ mode: "number" }).notNull().default(sql`nextval('audit_log_id_seq')`),
+  at: timestamp({ withTimezone: true }).notNull(),
+  /** no foreign key: the trail outlives nothing it describes, and inserts stay cheap */
+  organizationId: uuid().notNull(),
+  /** `request`, or an event: api_key.created, api_key.revoked, session.signed_in, … */
+  kind: text().notNull(),
+  apiKeyId: uuid(),
+  /** the key's owner, or the member an event is about */
+  userId: uuid(),
+  method: text(),
+  /** the route template (`/api/v1/tickets/:id`), never the raw path or its query */
+  route: text(),
+  status: smallint(),
+  durationMs: real(),
+  ip: text(),
+  userAgent: text(),
+  requestId: text(),
+  /** an event's facts (a key's name, a rotation's grace…); never a secret */
+  detail: jsonb().$type<Record<string, unknown>>(),
+});
+
+export type AuditRow = typeof auditLog.$inferSelect;
+export type NewAuditRow = typeof auditLog.$inferInsert;

@@ -1,0 +1,39 @@
+import { defineFeature } from "../feature.ts";
+import { ApiKeyAdmin } from "../operator/api-keys.ts";
+import { MemberKeyService } from "../settings/service.ts";
+import { auditResolvers } from "./resolvers.ts";
+import { auditRoutes } from "./rest.ts";
+import { AuditService } from "./service.ts";
+
+declare module "../../services.ts" {
+  interface DomainServices {
+    audit: AuditService;
+  }
+}
+
+/**
+ * The usage and audit trail's reads: GraphQL `auditLog`, the REST extension and its NDJSON
+ * export, a key's usage for the settings screen. Recording is infrastructure (the HTTP layer
+ * and `auditTrail`, src/auth/audit-trail.ts); the upkeep job is started by app.ts.
+ */
+export const audit = defineFeature({
+  name: "audit",
+  routes: ({ auth, services }) => [auditRoutes({ auth, audit: services.audit })],
+  resolvers: auditResolvers,
+  services: {
+    audit: ({ database, keys, now, routeTemplates }) =>
+      new AuditService(
+        database,
+        new MemberKeyService(database, new ApiKeyAdmin(database, keys, now)),
+        routeTemplates,
+        now,
+      ),
+  },
+  openapi: {
+    operationIds: {
+      "GET /api/v1/audit-log": "listAuditLog",
+      "GET /api/v1/audit-log/export": "exportAuditLog",
+    },
+    tags: { extensions: "Beyond the specification: the usage and audit trail" },
+  },
+});

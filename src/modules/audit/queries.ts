@@ -1,0 +1,137 @@
+/**
+ * Reads of the usage and audit trail (`audit_log`, written by src/auth/audit-trail.ts), always
+ * within one organization, newest first on (at, id) with a keyset cursor: the first page and
+ * the thousandth cost the same.
+ */
+import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { type AuditRow, auditLog } from "../../db/schema/audit-log.ts";
+
+export type { AuditRow };
+
+/** A position in the newest-first order: the last row of the page before. */
+export interface AuditCursor {
+  at: Date;
+  id: number;
+}
+
+export interface AuditFilter {
+  keyId?: string;
+  userId?: string;
+  route?: string;
+  /** 2 for 2xx … 5 for 5xx */
+  statusClass?: number;
+  ip?: string;
+  from?: Date;
+  to?: Date;
+}
+
+function conditions(organizationId: string, filter: AuditFilter): SQL[] {
+  const where: SQL[] = [eq(auditLog.organizationId, organizationId)];
+  if (filter.keyId) where.push(eq(auditLog.apiKeyId, filter.keyId));
+  if (filter.userId) where.push(eq(auditLog.userId, filter.userId));
+  if (filter.route) where.push(eq(auditLog.route, filter.route));
+  if (filter.ip) where.push(eq(auditLog.ip, filter.ip));
+  if (filter.statusClass) {
+    where.push(gte(auditLog.status, filter.statusClass * 100));
+    where.push(lt(auditLog.status, filter.statusClass * 100 + 100));
+  }
+  if (filter.from) where.push(gte(auditLog.at, filter.from));
+  if (filter.to) where.push(lt(auditLog.at, filter.to));
+  return where;
+}
+
+/**
+ * Rows past the cursor in the keyset order: a row comparison, which the index (at, id) answers
+ * as its own range (an OR of two conditions would be a filter, read from the first row on every
+ * page), plus the same bound on `at` alone so that the planner skips whole day partitions.
+ */
+function after(cursor: AuditCursor, direction: "<" | ">"): SQL[] {
+  const at = sql`${cursor.at.toISOString()}::timestamptz`;
+  const op = sql.raw(direction);
+  return [
+    sql`(${auditLog.at}, ${auditLog.id}) ${op} (${at}, ${cursor.id}::bigint)`,
+    sql`${auditLog.at} ${sql.raw(direction === "<" ? "<=" : ">=")} ${at}`,
+  ];
+}
+
+/** One page, newest first, after `cursor` (the last row of the page before). */
+export async function listAuditLog(
+  db: Executor,
+  organizationId: string,
+  filter: AuditFilter,
+  cursor: AuditCursor | undefined,
+  limit: number,
+): Promise<AuditRow[]> {
+  const where = conditions(organizationId, filter);
+  if (cursor) where.push(...after(cursor, "<"));
+  return db
+    .select()
+    .from(auditLog)
+    .where(and(...where))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(limit);
+}
+
+/** An export's next rows, oldest first, in [from, to) after `cursor`. */
+export async function exportAuditBatch(
+  db: Executor,
+  organizationId: string,
+  range: { from: Date; to: Date },
+  cursor: AuditCursor | undefined,
+  limit: number,
+): Promise<AuditRow[]> {
+  const where = conditions(organizationId, range);
+  if (cursor) where.push(...after(cursor, ">"));
+  return db
+    .select()
+    .from(auditLog)
+    .where(and(...where))
+    .orderBy(asc(auditLog.at), asc(auditLog.id))
+    .limit(limit);
+}
+
+export interface KeyUsageRows {
+  last: { at: Date; ip: string | null } | undefined;
+  lastDay: number;
+  /** requests per UTC day since `since`, by the day's midnight (ms) */
+  daily: Map<number, number>;
+}
+
+/** One key's requests: the latest, the count since `dayAgo`, and daily counts since `since`. */
+export async function keyUsage(
+  db: Executor,
+  organizationId: string,
+  apiKeyId: string,
+  since: Date,
+  dayAgo: Date,
+): Promise<KeyUsageRows> {
+  const ofKey = and(
+    eq(auditLog.organizationId, organizationId),
+    eq(auditLog.apiKeyId, apiKeyId),
+    eq(auditLog.kind, "request"),
+  );
+  const [last] = await db
+    .select({ at: auditLog.at, ip: auditLog.ip })
+    .from(auditLog)
+    .where(ofKey)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(1);
+  const day = sql<string>`(extract(epoch from date_trunc('day', ${auditLog.at}, 'UTC')) * 1000)::bigint`;
+  const rows = await db
+    .select({
+      day,
+      count: sql<number>`count(*)::int`,
+      lastDay: sql<number>`(count(*) filter (where ${auditLog.at} >= ${dayAgo.toISOString()}::timestamptz))::int`,
+    })
+    .from(auditLog)
+    .where(and(ofKey, gte(auditLog.at, since)))
+    .groupBy(day);
+  const daily = new Map<number, number>();
+  let lastDay = 0;
+  for (const row of rows) {
+    daily.set(Number(row.day), Number(row.count));
+    lastDay += Number(row.lastDay);
+  }
+  return { last, lastDay, daily };
+}

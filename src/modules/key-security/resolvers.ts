@@ -1,0 +1,86 @@
+import { GraphQLScalarType, Kind } from "graphql";
+import { requireOperator } from "../../auth/guard.ts";
+import type { GraphQLContext } from "../../graphql/context.ts";
+import { allowedChoices, exceedsPolicy } from "./lifetime.ts";
+import type { KeyActor } from "./service.ts";
+
+/** A settings-screen member acts as themself; otherwise only the operator token may. */
+function actor(ctx: GraphQLContext): KeyActor {
+  if (ctx.member) return { member: ctx.member };
+  requireOperator(ctx);
+  return { operator: true };
+}
+
+/** Whole seconds; the range is the field's (service.ts), so its 400 can name the field. */
+export const Seconds = new GraphQLScalarType<number, number>({
+  name: "Seconds",
+  serialize: (value) => value as number,
+  parseValue(value) {
+    if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+      throw new TypeError("Seconds must be a whole number");
+    }
+    return value;
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.INT) throw new TypeError("Seconds must be a whole number");
+    return Number(ast.value);
+  },
+});
+
+type KeyRow = {
+  organizationId: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  allowedIps?: string[] | null;
+  /** joined by the list queries; absent on a single row */
+  maxKeyLifetimeDays?: number | null;
+};
+
+/** Thin adapters: who acts, then the service. */
+export const keySecurityResolvers = {
+  Seconds,
+  Mutation: {
+    rotateApiKey(
+      _: unknown,
+      args: { id: string; gracePeriod?: number | null },
+      ctx: GraphQLContext,
+    ) {
+      return ctx.services.keySecurity.rotate(actor(ctx), args.id, args.gracePeriod);
+    },
+    setApiKeyAllowedIps(
+      _: unknown,
+      args: { id: string; allowedIps: string[] },
+      ctx: GraphQLContext,
+    ) {
+      return ctx.services.keySecurity.setAllowedIps(actor(ctx), args.id, args.allowedIps);
+    },
+    setKeyLifetimePolicy(
+      _: unknown,
+      args: { organizationId: string; maxKeyLifetimeDays?: number | null },
+      ctx: GraphQLContext,
+    ) {
+      return ctx.services.keySecurity.setKeyLifetimePolicy(
+        actor(ctx),
+        args.organizationId,
+        args.maxKeyLifetimeDays,
+      );
+    },
+  },
+  MyOrganization: {
+    keyExpirationChoices: (
+      org: { maxKeyLifetimeDays?: number | null },
+      _: unknown,
+      ctx: GraphQLContext,
+    ) => allowedChoices(org.maxKeyLifetimeDays ?? null, ctx.now()),
+  },
+  ApiKey: {
+    allowedIps: (key: KeyRow) => key.allowedIps ?? [],
+    async exceedsLifetimePolicy(key: KeyRow, _: unknown, ctx: GraphQLContext) {
+      const max =
+        key.maxKeyLifetimeDays !== undefined
+          ? key.maxKeyLifetimeDays
+          : await ctx.services.keySecurity.maxLifetimeDays(key.organizationId);
+      return exceedsPolicy(key, max);
+    },
+  },
+};

@@ -1,0 +1,225 @@
+import {
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import type { SessionMember, SessionStore } from "../../auth/sessions.ts";
+import type { Database } from "../../db/client.ts";
+import type { Logger } from "../../logger.ts";
+import { isUuid } from "../../validation.ts";
+import {
+  Ceremonies,
+  CHALLENGE_TTL_MS,
+  PROMPT_TIMEOUT_MS,
+  parseObject,
+  type RelyingParty,
+  userHandle,
+} from "./ceremonies.ts";
+import {
+  credentialByCredentialId,
+  credentialsOf,
+  deleteCredential,
+  insertCredential,
+  recordCredentialUse,
+} from "./queries.ts";
+
+export { relyingParty } from "./ceremonies.ts";
+
+/** The bounds the pages show and apply (the pages read them from the service). */
+export const PASSKEY_LIMITS = {
+  /** characters of a passkey's name */
+  nameMax: 100,
+  /** one per device is usual; a cap keeps one account from filling the table */
+  perMember: 20,
+  /** how long a ceremony may take, from options to answer */
+  challengeTtlMs: CHALLENGE_TTL_MS,
+} as const;
+/** The transports WebAuthn defines; anything else the browser reports is dropped. */
+const TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);
+
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export type AddResult =
+  | { kind: "ok"; passkey: PasskeyView }
+  | { kind: "bad-name" | "expired" | "invalid" | "duplicate" | "too-many" };
+export type PasskeySignIn =
+  | { kind: "ok"; token: string; userId: string }
+  | { kind: "expired" | "unknown" | "invalid" | "replayed" };
+/** Passkeys of the settings screen: add, list, remove, sign in (the policy: policy.ts). */
+export class PasskeyService {
+  constructor(
+    private readonly database: Database,
+    private readonly sessions: SessionStore,
+    private readonly rp: RelyingParty,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.ceremonies = new Ceremonies(database, now);
+  }
+
+  private readonly ceremonies: Ceremonies;
+  readonly limits = PASSKEY_LIMITS;
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async count(userId: string): Promise<number> {
+    return (await credentialsOf(this.db, userId)).length;
+  }
+
+  async list(userId: string): Promise<PasskeyView[]> {
+    const rows = await credentialsOf(this.db, userId);
+    return rows.map(({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt }));
+  }
+
+  /**
+   * Options for navigator.credentials.create(), bound to the member's session; null when the
+   * member already has PASSKEY_LIMITS.perMember passkeys.
+   */
+  async registrationOptions(member: SessionMember) {
+    const existing = await credentialsOf(this.db, member.userId);
+    if (existing.length >= PASSKEY_LIMITS.perMember) return null;
+    const options = await generateRegistrationOptions({
+      rpName: this.rp.name,
+      rpID: this.rp.id,
+      userName: member.email,
+      userDisplayName: `${member.firstName} ${member.lastName}`,
+      userID: userHandle(member.userId),
+      attestationType: "none",
+      // the same authenticator twice is refused by the browser before it asks the user
+      excludeCredentials: existing.map((c) => ({
+        id: c.credentialId,
+        transports: c.transports as AuthenticatorTransportFuture[],
+      })),
+      // a discoverable credential (a passkey) with user verification: sign-in needs no email
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+      timeout: PROMPT_TIMEOUT_MS,
+    });
+    await this.ceremonies.open("registration", member.sessionId, member.userId, options.challenge);
+    return options;
+  }
+
+  /** Verifies the browser's answer to registrationOptions and stores the passkey. */
+  async add(member: SessionMember, nameInput: string, responseJson: string): Promise<AddResult> {
+    const name = nameInput.trim();
+    const length = [...name].length;
+    if (length < 1 || length > PASSKEY_LIMITS.nameMax) return { kind: "bad-name" };
+    const response = parseObject<RegistrationResponseJSON>(responseJson);
+    const ceremony = await this.ceremonies.take("registration", member.sessionId);
+    if (!ceremony || ceremony.userId !== member.userId) return { kind: "expired" };
+    if (!response) return { kind: "invalid" };
+    const existing = await credentialsOf(this.db, member.userId);
+    if (existing.length >= PASSKEY_LIMITS.perMember) return { kind: "too-many" };
+    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+    try {
+      verified = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: ceremony.challenge,
+        expectedOrigin: this.rp.origin,
+        expectedRPID: this.rp.id,
+        requireUserVerification: true,
+      });
+    } catch {
+      return { kind: "invalid" };
+    }
+    if (!verified.verified || !verified.registrationInfo) return { kind: "invalid" };
+    const { credential } = verified.registrationInfo;
+    const row = await insertCredential(this.db, {
+      userId: member.userId,
+      credentialId: credential.id,
+      publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+      counter: credential.counter,
+      transports: (credential.transports ?? []).filter((t) => TRANSPORTS.has(t)),
+      name,
+      createdAt: this.now(),
+    });
+    if (!row) return { kind: "duplicate" };
+    return {
+      kind: "ok",
+      passkey: { id: row.id, name, createdAt: row.createdAt, lastUsedAt: null },
+    };
+  }
+
+  /** Removes one of the member's own passkeys; false when there is no such passkey of theirs. */
+  async remove(userId: string, id: string): Promise<boolean> {
+    return isUuid(id) ? deleteCredential(this.db, userId, id) : false;
+  }
+
+  /** Options for navigator.credentials.get(), bound to the browser's sign-in attempt. */
+  async signInOptions(attempt: string) {
+    const options = await generateAuthenticationOptions({
+      rpID: this.rp.id,
+      // empty: the browser offers whichever passkeys of this site the device holds
+      allowCredentials: [],
+      userVerification: "required",
+      timeout: PROMPT_TIMEOUT_MS,
+    });
+    await this.ceremonies.open("authentication", attempt, null, options.challenge);
+    return options;
+  }
+
+  /**
+   * Verifies an assertion and starts a session for the passkey's owner. Refused: no open
+   * ceremony for this attempt, a credential that is not (or no longer) registered, a bad
+   * signature, origin or RP ID, and a counter that did not go up (a cloned authenticator).
+   */
+  async signIn(attempt: string, responseJson: string): Promise<PasskeySignIn> {
+    const response = parseObject<AuthenticationResponseJSON>(responseJson);
+    const ceremony = await this.ceremonies.take("authentication", attempt);
+    if (!ceremony) return { kind: "expired" };
+    if (!response || typeof response.id !== "string") return { kind: "invalid" };
+    const row = await credentialByCredentialId(this.db, response.id);
+    if (!row) return { kind: "unknown" };
+    const handle = response.response?.userHandle;
+    const expected = Buffer.from(userHandle(row.userId)).toString("base64url");
+    if (handle !== undefined && handle !== expected) return { kind: "invalid" };
+    let newCounter: number;
+    try {
+      const verified = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: ceremony.challenge,
+        expectedOrigin: this.rp.origin,
+        expectedRPID: this.rp.id,
+        credential: {
+          id: row.credentialId,
+          publicKey: new Uint8Array(Buffer.from(row.publicKey, "base64url")),
+          counter: row.counter,
+          transports: row.transports as AuthenticatorTransportFuture[],
+        },
+        requireUserVerification: true,
+      });
+      if (!verified.verified) return { kind: "invalid" };
+      newCounter = verified.authenticationInfo.newCounter;
+    } catch (error) {
+      if (error instanceof Error && /counter/i.test(error.message)) return this.replayed(row);
+      return { kind: "invalid" };
+    }
+    const at = this.now();
+    const recorded = await recordCredentialUse(this.db, row.id, {
+      counter: row.counter,
+      newCounter,
+      at,
+    });
+    if (!recorded) return this.replayed(row);
+    return { kind: "ok", token: await this.sessions.create(row.userId), userId: row.userId };
+  }
+
+  private replayed(row: { id: string; userId: string }): PasskeySignIn {
+    // a counter that does not go up: a copy of the authenticator, or a replayed assertion
+    this.logger.warn("passkey sign-in refused: signature counter did not increase", {
+      passkeyId: row.id,
+      userId: row.userId,
+    });
+    return { kind: "replayed" };
+  }
+}

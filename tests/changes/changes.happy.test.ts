@@ -1,0 +1,173 @@
+import { beforeAll, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { equipment, tickets } from "../../src/db/schema/index.ts";
+import { describeEachDriver, graphql, send, useTestApp } from "../helpers/harness.ts";
+import { getJson } from "../helpers/lists.ts";
+
+/** GET /api/v1/changes and GraphQL `changes` (docs/api.md, the change feed). */
+
+const PEER = "198.18.7.7";
+const ticket = (n: number) => ({
+  title: `Feed ticket ${n}`,
+  description: "Followed by a sync client.",
+});
+
+interface ChangeJson {
+  type: string;
+  id: string;
+  op: string;
+  at: string;
+  record: Record<string, unknown> | null;
+}
+
+describeEachDriver("change feed", (driver) => {
+  const { app, db, make } = useTestApp(driver);
+  let key: string;
+  let organizationId: string;
+
+  beforeAll(async () => {
+    const member = await make.member({
+      scopes: ["tickets:read", "tickets:write", "alerts:read", "equipment:read", "equipment:write"],
+    });
+    key = member.key;
+    organizationId = member.organizationId;
+    await app.services.operator.addIngestSource({ organizationId, cidr: "198.18.0.0/16" });
+  });
+
+  /** follows `next` until hasMore is false, `limit` at a time */
+  async function drainFrom(since: string | undefined, limit = 2, types?: string) {
+    const seen: ChangeJson[] = [];
+    let token = since;
+    for (let pages = 0; pages < 100; pages++) {
+      const query = new URLSearchParams({ limit: `${limit}` });
+      if (token) query.set("since", token);
+      if (types) query.set("types", types);
+      const { status, body } = await getJson(app, `/api/v1/changes?${query}`, key);
+      expect(status, JSON.stringify(body)).toBe(200);
+      seen.push(...body.data);
+      token = body.next;
+      if (!body.hasMore) return { seen, next: token as string };
+    }
+    throw new Error("the feed never ended");
+  }
+
+  test("creates of each type arrive once, in order, with the record as its list answers it", async () => {
+    const start = await drainFrom(undefined);
+    const created = await (await send(app, "/api/v1/tickets", { key, body: ticket(1) })).json();
+    const ingested = await (
+      await send(app, "/api/v1/alerts/ingest", {
+        body: { source: "prometheus", title: "Disk full", severity: "critical" },
+        peer: PEER,
+      })
+    ).json();
+    const bulk = await (
+      await send(app, "/api/v1/equipments/bulk-create", {
+        key,
+        body: { items: [{ name: "Laptop 7", type: "laptop" }] },
+      })
+    ).json();
+    const { seen } = await drainFrom(start.next);
+    expect(seen.map((c) => [c.type, c.op, c.id])).toEqual([
+      ["tickets", "upsert", created.id],
+      ["alerts", "upsert", ingested.ids[0]],
+      ["equipment", "upsert", bulk.items[0].id],
+    ]);
+    const listedTicket = (await getJson(app, "/api/v1/tickets?limit=1", key)).body.data[0];
+    expect(seen[0]?.record, "a ticket in snake_case (docs/api.md)").toEqual(listedTicket);
+    const listedAlert = (await getJson(app, "/api/v1/alerts?limit=1", key)).body.data[0];
+    expect(seen[1]?.record).toEqual(listedAlert);
+    const listedEquipment = (await getJson(app, "/api/v1/equipments?limit=1", key)).body.data[0];
+    expect(seen[2]?.record).toEqual(listedEquipment);
+    expect(Date.parse(seen[0]?.at ?? "")).not.toBeNaN();
+  });
+
+  test("a stored token answers only what changed since, and nothing twice", async () => {
+    const { next } = await drainFrom(undefined);
+    expect((await drainFrom(next)).seen, "nothing new yet").toEqual([]);
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      ids.push((await (await send(app, "/api/v1/tickets", { key, body: ticket(n) })).json()).id);
+    }
+    const after = await drainFrom(next, 2);
+    expect(after.seen.map((c) => c.id)).toEqual(ids);
+    expect((await drainFrom(after.next)).seen).toEqual([]);
+  });
+
+  test("an update is an upsert with the record as it is now; a delete has a null record", async () => {
+    const { next } = await drainFrom(undefined);
+    const created = await (await send(app, "/api/v1/tickets", { key, body: ticket(9) })).json();
+    const main = db.database.db;
+    await main.update(tickets).set({ status: "closed" }).where(eq(tickets.id, created.id));
+    const gone = await (
+      await send(app, "/api/v1/equipments/bulk-create", {
+        key,
+        body: { items: [{ name: "Old printer", type: "printer" }] },
+      })
+    ).json();
+    await main.delete(equipment).where(eq(equipment.id, gone.items[0].id));
+    const { seen } = await drainFrom(next, 10);
+    expect(seen.map((c) => [c.type, c.op, c.id])).toEqual([
+      ["tickets", "upsert", created.id],
+      ["tickets", "upsert", created.id],
+      // written, then deleted before the answer: its upsert is answered as a delete too
+      ["equipment", "delete", gone.items[0].id],
+      ["equipment", "delete", gone.items[0].id],
+    ]);
+    expect(seen[1]?.record).toMatchObject({ id: created.id, status: "closed" });
+    expect(seen[3]?.record).toBeNull();
+  });
+
+  test("a retirement is a tombstone: op delete with a null record", async () => {
+    const { next } = await drainFrom(undefined);
+    const bulk = await (
+      await send(app, "/api/v1/equipments/bulk-create", {
+        key,
+        body: { items: [{ name: "Retiring desktop", type: "workstation" }] },
+      })
+    ).json();
+    const id = bulk.items[0].id;
+    await db.database.db.update(equipment).set({ status: "retired" }).where(eq(equipment.id, id));
+    const { seen } = await drainFrom(next, 10, "equipment");
+    expect(seen.map((c) => [c.id, c.op, c.record])).toEqual([
+      [id, "upsert", expect.objectContaining({ id, status: "retired" })],
+      [id, "delete", null],
+    ]);
+  });
+
+  test("types narrows the feed; limit bounds each page", async () => {
+    const { next } = await drainFrom(undefined);
+    await send(app, "/api/v1/tickets", { key, body: ticket(20) });
+    await send(app, "/api/v1/alerts/ingest", {
+      body: { source: "s", title: "Only alert" },
+      peer: PEER,
+    });
+    const alertsOnly = await drainFrom(next, 100, "alerts");
+    expect(alertsOnly.seen.map((c) => c.type)).toEqual(["alerts"]);
+    const { body } = await getJson(app, `/api/v1/changes?limit=1&since=${next}`, key);
+    expect(body.data).toHaveLength(1);
+    expect(body.hasMore).toBe(true);
+    const defaults = await getJson(app, "/api/v1/changes", key);
+    expect(defaults.body.data.length, "default page size 100").toBeLessThanOrEqual(100);
+  });
+
+  test("GraphQL changes answers the same feed with typed records", async () => {
+    const created = await (await send(app, "/api/v1/tickets", { key, body: ticket(30) })).json();
+    const { next } = await drainFrom(undefined);
+    const { json } = await graphql(
+      app,
+      key,
+      `query($since: String) { changes(types: [tickets], since: $since, limit: 100) {
+        data { type id op record { __typename ... on Ticket { id title } } } next hasMore } }`,
+      { since: undefined },
+    );
+    expect(json.errors, JSON.stringify(json.errors)).toBeUndefined();
+    const last = json.data.changes.data.at(-1);
+    expect(last).toEqual({
+      type: "tickets",
+      id: created.id,
+      op: "upsert",
+      record: { __typename: "Ticket", id: created.id, title: "Feed ticket 30" },
+    });
+    expect(json.data.changes.next).toBe(next);
+  });
+});

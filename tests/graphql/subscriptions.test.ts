@@ -1,0 +1,174 @@
+import { expect, test } from "bun:test";
+import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
+import { call, VALID_TICKET } from "../helpers/lifecycle.ts";
+import { sseEvents } from "../helpers/sse.ts";
+import { eventually } from "../helpers/wait.ts";
+
+const SCOPES = [
+  "tickets:read",
+  "tickets:write",
+  "alerts:read",
+  "equipment:read",
+  "equipment:write",
+];
+
+/**
+ * GraphQL subscriptions over Server-Sent Events at /graphql, in process and browser-free
+ * (docs/api.md): scoped and isolated like queries, at most 10 open streams per key, and a
+ * stream that goes away gives its slot back.
+ */
+function suite(driver: DriverName) {
+  const { app, make } = useTestApp(driver);
+
+  const subscribe = (key: string, query: string, variables?: Record<string, unknown>) =>
+    send(app, "/graphql", {
+      key,
+      method: "POST",
+      headers: { accept: "text/event-stream" },
+      body: { query, variables },
+    });
+
+  const TICKETS = `subscription($id: ID, $types: [String!]) {
+    ticketEvents(ticketId: $id, types: $types) { type ticket { id title version } changes { field from to } }
+  }`;
+
+  test("ticketEvents streams an update made over REST, with the changed fields", async () => {
+    const { key } = await make.member({ scopes: SCOPES });
+    const ticket = await call(app, "/api/v1/tickets", { key, body: VALID_TICKET });
+    // Postgres may deliver the creation's notification after this stream starts: updates only
+    const response = await subscribe(key, TICKETS, {
+      id: ticket.body.id,
+      types: ["ticket.updated"],
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const stream = sseEvents(response);
+    const patched = await call(app, `/api/v1/tickets/${ticket.body.id}`, {
+      key,
+      method: "PATCH",
+      body: { title: "Printer fixed?" },
+    });
+    expect(patched.status).toBe(200);
+    const event = await stream.next();
+    expect(event.data.ticketEvents).toEqual({
+      type: "ticket.updated",
+      ticket: { id: ticket.body.id, title: "Printer fixed?", version: 2 },
+      changes: [{ field: "title", from: VALID_TICKET.title, to: "Printer fixed?" }],
+    });
+    await stream.close();
+  });
+
+  test("a change too big for one notification still arrives: the record read again, the changed fields named", async () => {
+    const { key } = await make.member({ scopes: SCOPES });
+    // 4,000 two-byte characters: the event is over Postgres' 8,000-byte NOTIFY limit
+    const description = "é".repeat(4_000);
+    const ticket = await call(app, "/api/v1/tickets", {
+      key,
+      body: { ...VALID_TICKET, description },
+    });
+    const stream = sseEvents(
+      await subscribe(
+        key,
+        `subscription($id: ID) {
+          ticketEvents(ticketId: $id, types: ["ticket.updated"]) {
+            ticket { title description version } changes { field from to }
+          }
+        }`,
+        { id: ticket.body.id },
+      ),
+    );
+    await call(app, `/api/v1/tickets/${ticket.body.id}`, {
+      key,
+      method: "PATCH",
+      body: { title: "Printer fixed?" },
+    });
+    expect((await stream.next()).data.ticketEvents).toEqual({
+      ticket: { title: "Printer fixed?", description, version: 2 },
+      changes: [{ field: "title", from: null, to: null }],
+    });
+    await stream.close();
+  });
+
+  test("a stream sees its own organization only, and without tickets.view_all its owner's tickets only", async () => {
+    const a = await make.member({ scopes: SCOPES });
+    const b = await make.member({ scopes: SCOPES });
+    await make.role(b.organizationId, "desk", "TECHNICIAN", ["tickets.manage"]);
+    const desk = await make.member({
+      scopes: SCOPES,
+      role: "desk",
+      organizationId: b.organizationId,
+    });
+    const bStream = sseEvents(await subscribe(b.key, TICKETS));
+    const deskStream = sseEvents(await subscribe(desk.key, TICKETS));
+    await call(app, "/api/v1/tickets", {
+      key: a.key,
+      body: { ...VALID_TICKET, title: "A's ticket" },
+    });
+    await call(app, "/api/v1/tickets", {
+      key: b.key,
+      body: { ...VALID_TICKET, title: "B admin's" },
+    });
+    await call(app, "/api/v1/tickets", {
+      key: desk.key,
+      body: { ...VALID_TICKET, title: "Desk's own" },
+    });
+    // events arrive in commit order: the first each stream sees proves what it skipped
+    expect((await bStream.next()).data.ticketEvents.ticket.title).toBe("B admin's");
+    expect((await bStream.next()).data.ticketEvents.ticket.title).toBe("Desk's own");
+    expect((await deskStream.next()).data.ticketEvents).toMatchObject({
+      type: "ticket.created",
+      ticket: { title: "Desk's own" },
+    });
+    await bStream.close();
+    await deskStream.close();
+  });
+
+  test("alertEvents needs alerts.view and equipmentEvents equipment:read: errors in the stream", async () => {
+    const { key } = await make.member({ scopes: ["tickets:read"] });
+    const stream = sseEvents(await subscribe(key, "subscription { equipmentEvents { type } }"));
+    const event = await stream.next();
+    expect(event.errors?.[0]).toMatchObject({
+      message: "Missing scope: equipment:read",
+      extensions: { code: "FORBIDDEN" },
+    });
+  });
+
+  test("revoking the key ends its open streams at once and gives their slots back; other keys stream on", async () => {
+    const { key, apiKey, organizationId } = await make.member({ scopes: SCOPES });
+    const other = await make.member({ scopes: SCOPES, organizationId });
+    const revoked = sseEvents(await subscribe(key, TICKETS));
+    const kept = sseEvents(await subscribe(other.key, TICKETS));
+    expect(app.services.live.openStreams(apiKey.id)).toBe(1);
+    await app.services.apiKeys.revokeApiKey(apiKey.id);
+    await expect(revoked.next()).rejects.toThrow("the stream ended");
+    expect(app.services.live.openStreams(apiKey.id)).toBe(0);
+    await call(app, "/api/v1/tickets", { key: other.key, body: VALID_TICKET });
+    expect((await kept.next()).data.ticketEvents.type).toBe("ticket.created");
+    await kept.close();
+  });
+
+  test("at most 10 open streams per key: the 11th is 429; closing one frees its slot at once", async () => {
+    const { key, apiKey } = await make.member({ scopes: SCOPES });
+    const streams = [];
+    for (let i = 0; i < 10; i++) {
+      const response = await subscribe(key, TICKETS);
+      expect(response.status).toBe(200);
+      streams.push(sseEvents(response));
+    }
+    expect(app.services.live.openStreams(apiKey.id)).toBe(10);
+    const refused = await subscribe(key, TICKETS);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: "At most 10 open subscription streams per API key; close one first",
+    });
+    await streams.pop()?.close();
+    await eventually(() => app.services.live.openStreams(apiKey.id) === 9, "a slot given back");
+    const again = await subscribe(key, TICKETS);
+    expect(again.status).toBe(200);
+    streams.push(sseEvents(again));
+    for (const stream of streams) await stream.close();
+    await eventually(() => app.services.live.openStreams(apiKey.id) === 0, "every slot back");
+  });
+}
+
+describeEachDriver("GraphQL subscriptions over SSE", suite);

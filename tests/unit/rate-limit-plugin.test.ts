@@ -127,6 +127,7 @@ test("a request that authenticated, or failed to, is not asked again when it end
   const { limits, asked } = recording();
   const key = {
     apiKey: { id: "k1" },
+    user: { id: "u1" },
     organization: { id: "o", plan: "FREE" as const, dailyQuota: null, unlimitedQuota: false },
   };
   const app = new Elysia()

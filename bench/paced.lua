@@ -8,12 +8,16 @@ if key and key ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. key
 end
 
-function delay()
-  local floor = math.floor(mean)
-  if math.random() < mean - floor then
-    return floor + 1
+-- at full speed (WRK_DELAY_MS 0, bench/paced.ts `fullSpeed`) no delay hook at all: wrk then
+-- sends each next request as soon as the answer is in
+if mean > 0 then
+  function delay()
+    local floor = math.floor(mean)
+    if math.random() < mean - floor then
+      return floor + 1
+    end
+    return floor
   end
-  return floor
 end
 
 function done(summary, latency, requests)

@@ -84,6 +84,16 @@ export async function pacedLoad(
   return run(target, key, Math.max(0, cycleMs - latencyMs), seconds, connections);
 }
 
+/** As many requests as `connections` keep-alive connections get answered (wrk, no pause). */
+export function fullSpeed(
+  target: string,
+  key: string,
+  seconds: number,
+  connections: number,
+): Promise<PacedLoad> {
+  return run(target, key, 0, seconds, connections);
+}
+
 async function run(
   target: string,
   key: string,

@@ -181,9 +181,18 @@ export class AuditTrail {
 
   /** An event without an organization is recorded once in each of its member's organizations. */
   private async withOrganizations(pending: AuditTuple[]): Promise<AuditTuple[]> {
-    const users = pending.flatMap((row) => (row[1] || !row[4] ? [] : [row[4]]));
-    if (users.length === 0) return pending.filter((row) => row[1] !== null);
-    const organizations = await organizationsOfUsers(this.database.db, [...new Set(users)]);
+    // a plain loop: requests (nearly every row) carry their organization, and a flatMap made
+    // an empty array for each of them
+    const users = new Set<string>();
+    let unfiled = 0;
+    for (const row of pending) {
+      if (row[1]) continue;
+      unfiled++;
+      if (row[4]) users.add(row[4]);
+    }
+    if (unfiled === 0) return pending;
+    if (users.size === 0) return pending.filter((row) => row[1] !== null);
+    const organizations = await organizationsOfUsers(this.database.db, [...users]);
     return pending.flatMap((row) => {
       if (row[1]) return [row];
       const ids = row[4] ? (organizations.get(row[4]) ?? []) : [];

@@ -113,9 +113,10 @@ export class KeyStore {
    */
   async authenticate(secret: string | undefined, clientIp?: string): Promise<Principal> {
     if (!secret) throw unauthenticated("Missing API key");
-    if (!isWellFormedApiKey(secret)) throw unauthenticated("Invalid API key");
     const hash = sha256Hex(secret);
-    const record = await this.lookup(hash);
+    // a cached hash was well formed (or is cached as unknown: the same 401); only a secret
+    // that would cost a database read has its format and checksum checked first
+    const record = this.cached(hash) ?? (await this.lookupWellFormed(secret, hash));
     if (!record) throw unauthenticated("Invalid API key");
     // a recognised key's refusal goes into its organization's audit trail (refusedWith)
     const key = { apiKeyId: record.keyId, organizationId: record.organizationId };
@@ -217,10 +218,18 @@ export class KeyStore {
     }
   }
 
-  private async lookup(hash: string): Promise<KeyRecord | null> {
+  /** The cached record of a hash; undefined when not cached (or too old), null when unknown. */
+  private cached(hash: string): KeyRecord | null | undefined {
     const cached = this.cache.get(hash);
+    if (cached && Date.now() - cached.loadedAt < TTL_MS) return cached.record;
+    return undefined;
+  }
+
+  private async lookupWellFormed(secret: string, hash: string): Promise<KeyRecord | null> {
+    if (!isWellFormedApiKey(secret)) throw unauthenticated("Invalid API key");
+    const cached = this.cached(hash); // null: an unknown hash cached, never read again
+    if (cached !== undefined) return cached;
     const now = Date.now();
-    if (cached && now - cached.loadedAt < TTL_MS) return cached.record;
     const record = await readWithRetry(() => loadKeyRecord(this.database.db, hash));
     if (this.cache.size >= MAX_ENTRIES) {
       const oldest = this.cache.keys().next().value;

@@ -37,7 +37,7 @@ export interface RestDeps {
  * covered without doing anything.
  */
 export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
-  new Elysia().derive({ as: "scoped" }, async ({ request, path, set }) => {
+  new Elysia().derive({ as: "scoped" }, async ({ request, path, set, status }) => {
     const headers = set.headers as Record<string, string>;
     const meta = requestMeta(request);
     const authorization = request.headers.get("authorization");
@@ -52,8 +52,15 @@ export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
     }
     if (meta) meta.principal = principal;
     // per-key and burst buckets, the daily quota (A) or the plan's per-minute limit (B)
-    const limited = limitKey(limits, surface, meta, principal, headers);
-    if (limited instanceof Promise) await limited; // usually settled already: no microtask
+    const limited = limits.limit(surface, meta?.client ?? "unknown", principal, headers);
+    // usually settled already: no microtask
+    const refused = limited instanceof Promise ? await limited : limited;
+    if (refused) {
+      // answered here rather than thrown: a refused client keeps asking, and unwinding an
+      // exception through the error hooks cost more than the rest of its 429
+      Object.assign(headers, refused.headers);
+      return status(refused.status as 429, refused.body());
+    }
     return { principal, run: operations.forKey(principal) };
   });
 

@@ -72,13 +72,16 @@ export async function resealSecrets(db: Executor, box: WebhookSecretBox) {
   };
   for (let after: string | null = null; ; ) {
     const rows = await q.sealedNotUnder(db, keyId, after, 100);
-    for (const row of rows) {
-      const secretSealed = await again(row.id, row.secretSealed);
-      const previousSecretSealed = await again(row.id, row.previousSecretSealed);
-      if (secretSealed === UNREADABLE || previousSecretSealed === UNREADABLE) counts.unreadable++;
-      else if (await q.resealRow(db, row.id, row, { secretSealed, previousSecretSealed }))
-        counts.resealed++;
-    }
+    // the rows of a batch are independent: their updates share the connection pool
+    await Promise.all(
+      rows.map(async (row) => {
+        const secretSealed = await again(row.id, row.secretSealed);
+        const previousSecretSealed = await again(row.id, row.previousSecretSealed);
+        if (secretSealed === UNREADABLE || previousSecretSealed === UNREADABLE) counts.unreadable++;
+        else if (await q.resealRow(db, row.id, row, { secretSealed, previousSecretSealed }))
+          counts.resealed++;
+      }),
+    );
     if (rows.length < 100) return counts;
     after = (rows[rows.length - 1] as { id: string }).id;
   }

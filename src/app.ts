@@ -34,6 +34,7 @@ import { AuditMaintenance, type AuditMaintenanceOptions } from "./modules/audit/
 import { findEquipment } from "./modules/equipment/queries.ts";
 import type { RouteContext } from "./modules/feature.ts";
 import { findTicket } from "./modules/tickets/queries.ts";
+import type { WebhookService } from "./modules/webhooks/service.ts";
 import {
   type DispatcherOptions,
   defaultDispatcherOptions,
@@ -148,7 +149,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
       ...options.audit,
     }),
     routeTemplates: new Set(),
-    webhookSecrets: new WebhookSecretBox(config.webhookSecretKey),
+    webhookSecrets: new WebhookSecretBox(config.webhookSecretKey, config.webhookSecretKeyPrevious),
     live,
     resolveHost: options.resolveHost ?? (options.webhooks ? options.webhooks.resolve : undefined),
     now,
@@ -169,6 +170,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
       ? undefined
       : new AuditMaintenance(database, logger, now, options.audit?.maintenance);
   await graphql.services.webhooks.sealClearSecrets(); // rows from before secrets were encrypted
+  await resealWebhookSecrets(graphql.services.webhooks, logger);
   await keys.start();
   await infra.auditTrail.start();
   maintenance?.start();
@@ -193,4 +195,15 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
       await live.stop();
     },
   };
+}
+
+/** Secrets another WEBHOOK_SECRET_KEY sealed, sealed again under this one (docs/operations.md). */
+async function resealWebhookSecrets(webhooks: WebhookService, logger: Logger) {
+  const { resealed, unreadable } = await webhooks.resealSecrets();
+  if (resealed > 0)
+    logger.info("webhook secrets sealed again under WEBHOOK_SECRET_KEY", { resealed });
+  if (unreadable > 0)
+    logger.warn("webhook secrets no configured key opens: rotate those webhooks' secrets", {
+      unreadable,
+    });
 }

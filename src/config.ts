@@ -30,6 +30,7 @@ const EnvSchema = T.Object({
   ALLOW_PRIVATE_WEBHOOK_URLS: T.Optional(Bool),
   AUDIT_LOG: T.Optional(Bool),
   WEBHOOK_SECRET_KEY: T.Optional(T.String({ minLength: 32 })),
+  WEBHOOK_SECRET_KEY_PREVIOUS: T.Optional(T.String({ minLength: 32 })),
   CORS_ORIGINS: T.Optional(T.String()),
   LOG_LEVEL: T.Optional(
     T.Union(["debug", "info", "warn", "error", "silent"].map((level) => T.Literal(level))),
@@ -49,6 +50,7 @@ const HINTS: Record<string, string> = {
   ALLOW_PRIVATE_WEBHOOK_URLS: "true or false",
   AUDIT_LOG: "true or false",
   WEBHOOK_SECRET_KEY: "at least 32 characters",
+  WEBHOOK_SECRET_KEY_PREVIOUS: "at least 32 characters",
   RATE_LIMIT_IP_PER_MIN: "a positive integer",
   RATE_LIMIT_KEY_PER_MIN: "a positive integer",
   RATE_LIMIT_BURST_PER_SEC: "a positive integer",
@@ -63,6 +65,7 @@ const SECRET = new Set([
   "DATABASE_DIRECT_URL",
   "REDIS_URL",
   "WEBHOOK_SECRET_KEY",
+  "WEBHOOK_SECRET_KEY_PREVIOUS",
 ]);
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -94,6 +97,8 @@ export interface Config {
    * production, a fixed development key otherwise when unset
    */
   webhookSecretKey?: string;
+  /** the key before a rotation: opens what it sealed until all is sealed again (docs/operations.md) */
+  webhookSecretKeyPrevious?: string;
   /** origins allowed to call /graphql from a browser (CORS), never with credentials */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -167,6 +172,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       "WEBHOOK_SECRET_KEY must be set in production (at least 32 characters, kept like a password): webhook signing secrets are encrypted under it",
     );
   }
+  if (env_.WEBHOOK_SECRET_KEY_PREVIOUS && !env_.WEBHOOK_SECRET_KEY) {
+    problems.set(
+      "WEBHOOK_SECRET_KEY_PREVIOUS",
+      "WEBHOOK_SECRET_KEY_PREVIOUS needs WEBHOOK_SECRET_KEY (the new key)",
+    );
+  }
   if (problems.size > 0) throw new ConfigError([...problems.values()]);
 
   const host = env_.HOST ?? "127.0.0.1";
@@ -201,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     allowPrivateWebhookUrls: truthy(env_.ALLOW_PRIVATE_WEBHOOK_URLS),
     auditLog: env_.AUDIT_LOG === undefined || truthy(env_.AUDIT_LOG),
     webhookSecretKey: env_.WEBHOOK_SECRET_KEY,
+    webhookSecretKeyPrevious: env_.WEBHOOK_SECRET_KEY_PREVIOUS,
     corsOrigins,
     logLevel: (env_.LOG_LEVEL ?? "info") as LogLevel,
     production,

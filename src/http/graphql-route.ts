@@ -9,7 +9,7 @@ import type { Infrastructure } from "../services.ts";
 import { authenticateGraphQL, bearerToken } from "./auth.ts";
 import { limitPage } from "./rate-limit.ts";
 import { requestMeta } from "./request-context.ts";
-import { graphiqlSurface } from "./surfaces.ts";
+import { keylessPageSurface } from "./surfaces.ts";
 
 /** POST/GET /graphql: authenticates the caller, then hands the request to Yoga. */
 export function graphqlRoute(
@@ -43,7 +43,7 @@ export function graphqlRoute(
       if (wantsGraphiQL(request)) {
         // a keyless page of 9 MB: one token from the address's bucket, the per-IP 429 beyond
         const headers = set.headers as Record<string, string>;
-        await limitPage(deps.limits, graphiqlSurface, requestMeta(request), headers);
+        await limitPage(deps.limits, keylessPageSurface, requestMeta(request), headers);
         return yoga.fetch(request, { principal: null, operator: false });
       }
       // a CORS preflight carries no credential: Yoga answers it (204, CORS headers if allowed)

@@ -59,8 +59,12 @@ export const graphqlSurface: HttpSurface = {
   failed: ["ip"],
 };
 
-/** GraphiQL outside production (a keyless 9 MB page): one token of the client's IP bucket. */
-export const graphiqlSurface: HttpSurface = {
+/**
+ * Keyless pages that cost the service more than a page: GraphiQL outside production (9 MB) and
+ * the passkey ceremonies' options (a stored challenge each). One token of the client's IP
+ * bucket, the per-IP 429 beyond.
+ */
+export const keylessPageSurface: HttpSurface = {
   beforeRouting: false,
   anonymous: ["ip"],
   keyed: [],

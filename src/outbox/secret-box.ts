@@ -5,34 +5,76 @@ import { deriveAesKey, isSealed, open, type SealedValue, seal } from "../auth/ci
  * service's cipher (src/auth/cipher.ts) under a key derived from WEBHOOK_SECRET_KEY, bound to
  * the subscription's id. A database backup alone cannot sign a delivery. Outside production,
  * without WEBHOOK_SECRET_KEY, a fixed development key is used (config refuses that in
- * production).
+ * production). During a key rotation WEBHOOK_SECRET_KEY_PREVIOUS opens what the old key sealed;
+ * everything is sealed under the current key, and `stale` tells which values to seal again.
  */
 const DEVELOPMENT_KEY = "orgit development webhook key: not a secret, never for production";
 const INFO = "orgit webhook signing secret v1";
+const KEY_ID_INFO = "orgit webhook signing key id v1";
 const SALT = "webhook_subscriptions";
 
-export type SealedSecret = SealedValue;
+/** A sealed secret; `k` names the key it was sealed under (values sealed before it have none). */
+export type SealedSecret = SealedValue & { k?: string };
+
+interface BoxKey {
+  key: Promise<CryptoKey>;
+  /** 16 hex digits derived from the key material (not the key): which key sealed a value */
+  id: Promise<string>;
+}
+
+function boxKey(material: string): BoxKey {
+  return { key: deriveAesKey(material, SALT, INFO), id: keyId(material) };
+}
+
+async function keyId(material: string): Promise<string> {
+  const raw = new TextEncoder().encode(material);
+  const base = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveBits"]);
+  const params = {
+    name: "HKDF",
+    hash: "SHA-256",
+    salt: new Uint8Array(),
+    info: new TextEncoder().encode(KEY_ID_INFO),
+  };
+  const bits = new Uint8Array(await crypto.subtle.deriveBits(params, base, 64));
+  return [...bits].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export class WebhookSecretBox {
-  private readonly key: Promise<CryptoKey>;
+  private readonly current: BoxKey;
+  private readonly previous: BoxKey | undefined;
 
-  constructor(keyMaterial: string | undefined) {
-    this.key = deriveAesKey(keyMaterial ?? DEVELOPMENT_KEY, SALT, INFO);
+  constructor(keyMaterial: string | undefined, previousKeyMaterial?: string) {
+    this.current = boxKey(keyMaterial ?? DEVELOPMENT_KEY);
+    this.previous = previousKeyMaterial ? boxKey(previousKeyMaterial) : undefined;
+  }
+
+  /** the current key's id, as `k` of what it seals */
+  keyId(): Promise<string> {
+    return this.current.id;
   }
 
   async seal(subscriptionId: string, secret: string): Promise<SealedSecret> {
-    return seal(await this.key, secret, `webhook:${subscriptionId}`);
+    const sealed = await seal(await this.current.key, secret, `webhook:${subscriptionId}`);
+    return { ...sealed, k: await this.current.id };
   }
 
-  /** The secret, or undefined when it cannot be read (another key, a damaged row). */
+  /** The secret, or undefined when no key of this box reads it (another key, a damaged row). */
   async open(subscriptionId: string, sealed: unknown): Promise<string | undefined> {
     if (!isSealed(sealed)) return undefined;
-    try {
-      const secret = await open(await this.key, sealed, `webhook:${subscriptionId}`);
-      return typeof secret === "string" ? secret : undefined;
-    } catch {
-      return undefined;
+    for (const candidate of this.previous ? [this.current, this.previous] : [this.current]) {
+      try {
+        const secret = await open(await candidate.key, sealed, `webhook:${subscriptionId}`);
+        if (typeof secret === "string") return secret;
+      } catch {
+        // not this key: try the next
+      }
     }
+    return undefined;
+  }
+
+  /** Whether a stored value is not (known to be) sealed under the current key. */
+  async stale(sealed: unknown): Promise<boolean> {
+    return isSealed(sealed) && (sealed as SealedSecret).k !== (await this.current.id);
   }
 }
 

@@ -3,7 +3,10 @@ import type { Services } from "../services.ts";
 
 /** What the pages take: a few services, and the bridge that runs operations as the member. */
 export interface PageDeps {
-  services: Pick<Services, "config" | "logger" | "sessions" | "accounts" | "passkeys" | "now">;
+  services: Pick<
+    Services,
+    "config" | "logger" | "sessions" | "accounts" | "passkeys" | "now" | "limits"
+  >;
   operations: OperationBridge;
 }
 

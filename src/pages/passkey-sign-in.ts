@@ -4,14 +4,17 @@ import { SESSION_COOKIE } from "../auth/sessions.ts";
 import type { PageDeps } from "./deps.ts";
 import { pageResponse, seeOther } from "./html.ts";
 import { forbiddenPage, HOME, pageFailSafe } from "./layout.ts";
+import { perIpRefusal } from "./page-limits.ts";
 import {
   clearCookie,
+  clientNetworkOf,
   cookie,
   field,
   originAllowed,
   preSessionCsrfValid,
   readCookie,
 } from "./request.ts";
+import { throttledLoginPage } from "./sign-in.ts";
 import { loginView } from "./sign-in-views.ts";
 
 /**
@@ -24,7 +27,7 @@ const ATTEMPT_PATH = "/login";
 const ATTEMPT = /^[0-9A-Za-z]{43}$/;
 
 type PasskeySignIn = Awaited<ReturnType<PageDeps["services"]["passkeys"]["signIn"]>>;
-const REFUSALS: Record<Exclude<PasskeySignIn["kind"], "ok">, string> = {
+const REFUSALS: Record<Exclude<PasskeySignIn["kind"], "ok" | "throttled">, string> = {
   expired: "The passkey sign-in took too long or was already used. Try again.",
   unknown:
     "This passkey is not registered with orgit (it may have been removed). Use another passkey or your password.",
@@ -53,7 +56,7 @@ export const FORM_REFUSED = {
 
 /** POST /login/passkey/options and POST /login/passkey: password-less sign-in. */
 export const passkeySignInPages = ({ services }: Pick<PageDeps, "services">) => {
-  const { passkeys, sessions, config } = services;
+  const { passkeys, sessions, config, limits } = services;
   const failSafe = pageFailSafe(services.logger);
   const formAllowed = (request: Request, body: unknown) =>
     originAllowed(request, config.publicBaseUrl) &&
@@ -62,6 +65,9 @@ export const passkeySignInPages = ({ services }: Pick<PageDeps, "services">) => 
   return new Elysia({ name: "settings-passkey-sign-in", detail: { hide: true } })
     .post("/login/passkey/options", ({ request, body }) =>
       failSafe(request, async () => {
+        // each answer stores a challenge: the per-IP bucket bounds how many one client makes
+        const refused = await perIpRefusal(limits, request);
+        if (refused) return refused;
         if (!formAllowed(request, body)) return json(403, FORM_REFUSED);
         // a new attempt each time: an older challenge of this browser is simply never used
         const attempt = randomBase62(43);
@@ -85,8 +91,13 @@ export const passkeySignInPages = ({ services }: Pick<PageDeps, "services">) => 
         }
         const result: PasskeySignIn =
           attempt && ATTEMPT.test(attempt)
-            ? await passkeys.signIn(attempt, field(body, "response"))
+            ? await passkeys.signIn(attempt, field(body, "response"), clientNetworkOf(request))
             : { kind: "expired" };
+        if (result.kind === "throttled") {
+          const response = throttledLoginPage({ csrf }, result.retryAfterS);
+          response.headers.append("set-cookie", done);
+          return response;
+        }
         if (result.kind !== "ok") {
           const status = result.kind === "expired" ? 400 : 401;
           return pageResponse(loginView({ csrf, error: REFUSALS[result.kind] }), {

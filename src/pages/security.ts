@@ -4,6 +4,7 @@ import { SESSION_COOKIE } from "../auth/sessions.ts";
 import type { PageDeps } from "./deps.ts";
 import { pageResponse, seeOther } from "./html.ts";
 import { forbiddenPage, messagePage, pageFailSafe } from "./layout.ts";
+import { perIpRefusal } from "./page-limits.ts";
 import { FORM_REFUSED, json, NEEDS_SCRIPT } from "./passkey-sign-in.ts";
 import {
   clearCookie,
@@ -100,6 +101,8 @@ export const securityPages = ({ services }: Pick<PageDeps, "services">) => {
     )
     .post(`${SECURITY}/passkeys/options`, ({ request, body }) =>
       failSafe(request, async () => {
+        const refused = await perIpRefusal(services.limits, request);
+        if (refused) return refused;
         const session = await member(request);
         if (!session) return json(401, { error: "Your session has ended. Sign in again." });
         if (!postAllowed(request, session, body)) return json(403, FORM_REFUSED);

@@ -27,6 +27,19 @@ function loginPage(status: number, view: Parameters<typeof loginView>[0]) {
   return pageResponse(loginView(view), { status });
 }
 
+/** The sign-in throttle's 429 (docs/security.md), for a password or a passkey alike. */
+export function throttledLoginPage(
+  view: Omit<Parameters<typeof loginView>[0], "error">,
+  retryAfterS: number,
+) {
+  const response = loginPage(429, {
+    ...view,
+    error: "Too many failed sign-ins. Wait 15 minutes, then try again.",
+  });
+  response.headers.set("retry-after", String(retryAfterS));
+  return response;
+}
+
 /** GET/POST /login, POST /logout, GET/POST /invite/:token. */
 export const signInPages = ({ services }: Pick<PageDeps, "services">) => {
   const { accounts, sessions, config } = services;
@@ -80,15 +93,8 @@ export const signInPages = ({ services }: Pick<PageDeps, "services">) => {
           field(body, "password"),
           clientNetworkOf(request),
         );
-        if (result.kind === "throttled") {
-          const response = loginPage(429, {
-            csrf,
-            email,
-            error: "Too many failed sign-ins. Wait 15 minutes, then try again.",
-          });
-          response.headers.set("retry-after", String(result.retryAfterS));
-          return response;
-        }
+        if (result.kind === "throttled")
+          return throttledLoginPage({ csrf, email }, result.retryAfterS);
         if (result.kind === "busy") {
           const response = loginPage(503, {
             csrf,

@@ -41,12 +41,13 @@ export class CookieJar {
 }
 
 /** A browser-like client of the pages: form posts, cookies, no redirects followed. */
-export function pageClient(app: OrgitApp) {
+/** A browser on the settings screen; `peer` is its address (127.0.0.1 by default). */
+export function pageClient(app: OrgitApp, peer?: string) {
   const jar = new CookieJar();
   return {
     jar,
     async get(path: string) {
-      return jar.take(await send(app, path, { headers: { cookie: jar.header() } }));
+      return jar.take(await send(app, path, { peer, headers: { cookie: jar.header() } }));
     },
     async post(
       path: string,
@@ -60,6 +61,7 @@ export function pageClient(app: OrgitApp) {
       return jar.take(
         await send(app, path, {
           method: "POST",
+          peer,
           headers: {
             cookie: jar.header(),
             "content-type": "application/x-www-form-urlencoded",

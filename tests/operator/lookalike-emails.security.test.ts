@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { users } from "../../src/db/schema/index.ts";
-import { emailSkeleton } from "../../src/modules/operator/emails.ts";
+import { memberships, users } from "../../src/db/schema/index.ts";
+import { emailSkeletons, looksLike } from "../../src/modules/operator/emails.ts";
 import { describeEachDriver, graphql, TEST_ADMIN_TOKEN, useTestApp } from "../helpers/harness.ts";
 
 const LOOKALIKE =
@@ -28,6 +28,10 @@ describeEachDriver("lookalike emails", (driver) => {
       ["alic\u0435@ex\u0430mple.com", "CONFLICT", LOOKALIKE], // Cyrillic е and а
       ["al\u03B9ce@example.com", "CONFLICT", LOOKALIKE], // Greek iota
       ["rnary@example.org", "CONFLICT", LOOKALIKE],
+      // only in Unicode's full table: Cherokee Ꭺ, Lisu ꓮ, dental click ǀ…
+      ["\u13AAlice@example.com", "CONFLICT", LOOKALIKE], // Cherokee Ꭺ
+      ["\uA4EElice@example.com", "CONFLICT", LOOKALIKE], // Lisu ꓮ
+      ["ALICE@examp\u01C0\u0435.com", "CONFLICT", LOOKALIKE], // dental click ǀ, Cyrillic е
       ["ＡＬＩＣＥ@ＥＸＡＭＰＬＥ.ＣＯＭ", "CONFLICT", "A user with this email already exists"], // fullwidth
       ["alice@EXAMPLE.com", "CONFLICT", "A user with this email already exists"],
       ["ali\u200Bce@example.com", "VALIDATION_FAILED", "Must not contain invisible characters"],
@@ -47,7 +51,90 @@ describeEachDriver("lookalike emails", (driver) => {
   test("stored NFKC-normalised with the domain lower-cased; sign-in finds it however it is typed", async () => {
     const { json } = await createUser("  Bob.Smith@Ｅxample.NET ");
     expect(json.data.createUser.email).toBe("Bob.Smith@example.net");
-    expect(emailSkeleton("ｂｏｂ@example.net")).toBe(emailSkeleton("b\u043Eb@example.net"));
-    expect(emailSkeleton("bob@example.net")).not.toBe(emailSkeleton("rob@example.net"));
+    expect(looksLike(emailSkeletons("ｂｏｂ@example.net"), "b\u043Eb@example.net")).toBe(true);
+    expect(looksLike(emailSkeletons("bob@example.net"), "rob@example.net")).toBe(false);
+  });
+
+  test("the skeleton is Unicode's (UTS #39), not a hand table: digits, capitals and ligatures", () => {
+    const alike = (a: string, b: string) => looksLike(emailSkeletons(a), b);
+    expect(alike("paypal@x.com", "\u{1D52D}\u{1D4B6}\u1EFF\u{1D561}\u{1D552}\u2113@x.com")).toBe(
+      true,
+    );
+    expect(alike("bob@x.com", "b0b@x.com"), "0 looks like O, and emails ignore case").toBe(true);
+    expect(alike("Ian@x.com", "lan@x.com"), "a capital I looks like l").toBe(true);
+    expect(alike("bill@x.com", "bi11@x.com"), "1 looks like l").toBe(true);
+    expect(alike("a-b@x.com", "a\u2010b@x.com"), "a hyphen").toBe(true);
+    expect(alike("ian@x.com", "lan@x.com"), "a small i does not look like l").toBe(false);
+    expect(alike("ALICE@x.com", "alice@x.com"), "the same address in capitals").toBe(true);
+    expect(alike("bob@example.net", "rob@example.net")).toBe(false);
+  });
+
+  test("two lookalikes created at once: exactly one is stored, the other refused", async () => {
+    const results = await Promise.all(
+      ["carol@example.com", "c\u0430rol@example.com", "car\u043El@example.com"].map(createUser),
+    );
+    const created = results.filter((r) => r.json.errors === undefined);
+    expect(created.length, JSON.stringify(results.map((r) => r.json))).toBe(1);
+    for (const r of results.filter((x) => x.json.errors !== undefined)) {
+      expect(r.json.errors?.[0]?.message).toBe(LOOKALIKE);
+    }
+    const keys = emailSkeletons("carol@example.com");
+    expect((await emails()).filter((e) => looksLike(keys, e)).length, "one stored").toBe(1);
+  });
+
+  test("addMember refuses a user whose email looks like a member's (users made before the check), 409 and no row", async () => {
+    const db = app.services.database.db;
+    const org = await graphql(
+      app,
+      TEST_ADMIN_TOKEN,
+      'mutation { createOrganization(input: { name: "Lookalikes" }) { id } }',
+    );
+    const organizationId = org.json.data.createOrganization.id as string;
+    const real = (await createUser("dave@example.com")).json.data.createUser.id as string;
+    // written straight to the table, as a row from before the check would be
+    const [fake] = await db
+      .insert(users)
+      .values({ email: "d\u0430ve@example.com", firstName: "F", lastName: "K" })
+      .returning();
+    const addMember = (userId: string, role: string) =>
+      graphql(
+        app,
+        TEST_ADMIN_TOKEN,
+        "mutation($i: AddMemberInput!) { addMember(input: $i) { userId role } }",
+        { i: { organizationId, userId, role } },
+      );
+    expect((await addMember(real, "technician")).json.errors).toBeUndefined();
+    const refused = await addMember(fake?.id as string, "admin");
+    expect(refused.json.errors?.[0]?.message).toBe(
+      "This user's email looks the same as another member's of this organization (lookalike characters); check which of the two is genuine",
+    );
+    expect(refused.json.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+    expect(refused.json.errors?.[0]?.extensions?.status).toBe(409);
+    const rows = await db.select().from(memberships);
+    const ofOrg = rows.filter((m) => m.organizationId === organizationId);
+    expect(
+      ofOrg.map((m) => [m.userId, m.role]),
+      "only the genuine member",
+    ).toEqual([[real, "technician"]]);
+    // the genuine member's role can still change; the lookalike may join another organization
+    expect((await addMember(real, "admin")).json.data.addMember.role).toBe("admin");
+    const other = await graphql(
+      app,
+      TEST_ADMIN_TOKEN,
+      'mutation { createOrganization(input: { name: "Elsewhere" }) { id } }',
+    );
+    const elsewhere = await graphql(
+      app,
+      TEST_ADMIN_TOKEN,
+      "mutation($i: AddMemberInput!) { addMember(input: $i) { userId } }",
+      {
+        i: {
+          organizationId: other.json.data.createOrganization.id,
+          userId: fake?.id,
+          role: "technician",
+        },
+      },
+    );
+    expect(elsewhere.json.errors).toBeUndefined();
   });
 });

@@ -1,12 +1,13 @@
+import { readFileSync } from "node:fs";
+
 /**
  * Emails as identities (docs/security.md, "Lookalike emails"): stored NFKC-normalised with the
  * domain lower-cased; characters that cannot be seen (zero-width, bidi controls, other format
  * characters) refused; and a new email refused when its confusable skeleton (Unicode TR39 §4:
- * each character replaced by its prototype, here after NFKC and lower-casing, which already
- * fold fullwidth and mathematical letters) equals an existing one's. The prototypes below are
- * the entries of Unicode's confusables.txt that map onto the characters an email address
- * usually holds (Latin letters, digits, `.`, `-`, `_`, `@`): Cyrillic, Greek, Armenian and
- * Latin lookalikes. A skeleton is for comparison only, never shown or stored.
+ * each character replaced by its prototype) equals an existing one's. The prototypes are the
+ * whole of Unicode's confusables.txt (data/confusables.txt, written by
+ * scripts/unicode-confusables.ts with the Unicode version and the source's SHA-256 in its
+ * header). A skeleton is for comparison only, never shown or stored.
  */
 
 // default-ignorable and format characters, controls, and the separators email never holds
@@ -24,47 +25,45 @@ export function normalizeEmail(input: string): string {
   return at < 0 ? email : email.slice(0, at + 1) + email.slice(at + 1).toLowerCase();
 }
 
-/** prototype → the characters confusables.txt maps onto it (lower case, after NFKC) */
-const PROTOTYPES: Record<string, string> = {
-  a: "аɑαа⍺",
-  b: "Ƅьᖯ",
-  c: "сϲᴄⅽ",
-  d: "ԁⅾɗ",
-  e: "еєҽ℮ҽ",
-  g: "ɡցᶃ",
-  h: "һհ",
-  i: "іɩιӏ˛ⅰıɪ",
-  j: "јϳ",
-  k: "κк",
-  l: "1|ǀⅼ׀ℓ",
-  n: "ոп",
-  o: "0оοօ௦ംଠ໐ဝ",
-  p: "рρ⍴",
-  q: "ԛզ",
-  r: "гᴦ",
-  s: "ѕꜱƽ",
-  t: "τт",
-  u: "υսʋ",
-  v: "νѵᴠⅴ",
-  w: "ԝɯѡ",
-  x: "хχ×ⅹ",
-  y: "уүγʏ",
-  z: "ᴢ",
-  "-": "‐‑‒–—﹘−˗",
-  ".": "․‧·",
-};
-const TO_PROTOTYPE = new Map<string, string>();
-for (const [prototype, lookalikes] of Object.entries(PROTOTYPES)) {
-  for (const char of lookalikes) TO_PROTOTYPE.set(char, prototype);
+let prototypes: Map<string, string> | undefined;
+
+/** character → its prototype, from Unicode's confusables.txt (data/confusables.txt, generated) */
+function prototypeMap(): Map<string, string> {
+  if (prototypes) return prototypes;
+  prototypes = new Map();
+  const text = readFileSync(new URL("./data/confusables.txt", import.meta.url), "utf8");
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const [source = "", target = ""] = line.split(";");
+    const chars = (hex: string) =>
+      String.fromCodePoint(...hex.split(" ").map((h) => Number.parseInt(h, 16)));
+    prototypes.set(chars(source), chars(target));
+  }
+  return prototypes;
 }
 
-/** The TR39-style skeleton: two emails with the same skeleton look the same. */
-export function emailSkeleton(email: string): string {
-  const folded = [...email.normalize("NFKC").toLowerCase().normalize("NFD")]
-    .map((char) => TO_PROTOTYPE.get(char) ?? char)
-    .join("")
-    // `m` and `rn` are confusables.txt's classic pair; `vv` reads as `w`
-    .replaceAll("rn", "m")
-    .replaceAll("vv", "w");
-  return folded.normalize("NFD");
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/** UTS #39 §4 skeleton: NFD, default-ignorable characters removed, prototypes, NFD again. */
+export function skeleton(text: string): string {
+  const map = prototypeMap();
+  const folded = [...text.normalize("NFD").replace(IGNORABLE, "")].map((c) => map.get(c) ?? c);
+  return folded.join("").normalize("NFD");
+}
+
+/**
+ * What an email looks like, as skeletons: two emails that share one look the same. Addresses
+ * are compared case-insensitively, so both the skeleton of the address as stored (where a
+ * capital `I` meets `l`) and that of its lower-case form are taken, each lower-cased and
+ * skeletonised again (`0`, whose prototype is `O`, then meets `o`).
+ */
+export function emailSkeletons(email: string): string[] {
+  const stored = normalizeEmail(email);
+  const keys = [stored, stored.toLowerCase()].map((form) => skeleton(skeleton(form).toLowerCase()));
+  return [...new Set(keys)];
+}
+
+/** Whether two emails look the same (their skeletons meet). */
+export function looksLike(a: string[], b: string): boolean {
+  return emailSkeletons(b).some((key) => a.includes(key));
 }

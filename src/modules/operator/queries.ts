@@ -40,6 +40,24 @@ export async function allEmails(db: Executor): Promise<string[]> {
   return rows.map((row) => row.email);
 }
 
+/** The emails of the organization's members (the lookalike check of addMember). */
+export async function memberEmails(db: Executor, organizationId: string) {
+  return db
+    .select({ userId: users.id, email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.organizationId, organizationId));
+}
+
+/**
+ * Serialises lookalike checks with the writes they guard until the transaction ends: `scope`
+ * "users" for new users, an organization's id for its new members. Two lookalikes written in
+ * parallel cannot both pass.
+ */
+export async function lockLookalikes(db: Executor, scope: string) {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`lookalikes:${scope}`}))`);
+}
+
 export async function insertUser(
   db: Executor,
   values: { email: string; firstName: string; lastName: string },

@@ -2,11 +2,14 @@ import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { ApiError } from "../../errors.ts";
 import { Problems } from "../../validation.ts";
-import { emailSkeleton, hasInvisible, normalizeEmail } from "./emails.ts";
-import { allEmails, insertUser } from "./queries.ts";
+import { emailSkeletons, hasInvisible, looksLike, normalizeEmail } from "./emails.ts";
+import { allEmails, insertUser, lockLookalikes } from "./queries.ts";
 
 // linear: the dot-separated domain labels cannot overlap, so no input makes it backtrack
 const EMAIL = /^[^\s@]{1,64}@(?:[^\s@.]+\.)+[^\s@.]+$/;
+
+export const LOOKALIKE_USER =
+  "This email looks the same as an existing user's (lookalike characters); check it is typed with plain letters";
 
 export interface CreateUserInput {
   email: string;
@@ -31,20 +34,19 @@ export class UserAdmin {
       .length(input.firstName.trim(), ["input", "firstName"], 1, 100)
       .length(input.lastName.trim(), ["input", "lastName"], 1, 100)
       .throwIfAny();
-    const skeleton = emailSkeleton(email);
-    for (const other of await allEmails(this.database.db)) {
-      if (other.toLowerCase() !== email.toLowerCase() && emailSkeleton(other) === skeleton) {
-        throw new ApiError(
-          "CONFLICT",
-          "This email looks the same as an existing user's (lookalike characters); check it is typed with plain letters",
-        );
-      }
-    }
+    const keys = emailSkeletons(email);
+    const same = (other: string) => other.toLowerCase() === email.toLowerCase();
     try {
-      return await insertUser(this.database.db, {
-        email,
-        firstName: input.firstName.trim(),
-        lastName: input.lastName.trim(),
+      return await this.database.db.transaction(async (tx) => {
+        await lockLookalikes(tx, "users");
+        // the same address in another case is not a lookalike: the unique index answers it
+        const twin = (await allEmails(tx)).find((o) => !same(o) && looksLike(keys, o));
+        if (twin !== undefined) throw new ApiError("CONFLICT", LOOKALIKE_USER);
+        return insertUser(tx, {
+          email,
+          firstName: input.firstName.trim(),
+          lastName: input.lastName.trim(),
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error))

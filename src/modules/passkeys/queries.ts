@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import {
   memberships,
@@ -23,8 +23,9 @@ export function credentialsOf(db: Executor, userId: string) {
 
 export async function credentialByCredentialId(db: Executor, credentialId: string) {
   const [row] = await db
-    .select()
+    .select({ ...getTableColumns(passkeyCredentials), email: users.email })
     .from(passkeyCredentials)
+    .innerJoin(users, eq(users.id, passkeyCredentials.userId))
     .where(eq(passkeyCredentials.credentialId, credentialId))
     .limit(1);
   return row;

@@ -8,6 +8,7 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import type { SessionMember, SessionStore } from "../../auth/sessions.ts";
+import { accountOfPasskey, SignInThrottle } from "../../auth/sign-in-throttle.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import { isUuid } from "../../validation.ts";
@@ -53,7 +54,8 @@ export type AddResult =
   | { kind: "bad-name" | "expired" | "invalid" | "duplicate" | "too-many" };
 export type PasskeySignIn =
   | { kind: "ok"; token: string; userId: string }
-  | { kind: "expired" | "unknown" | "invalid" | "replayed" };
+  | { kind: "expired" | "unknown" | "invalid" | "replayed" }
+  | { kind: "throttled"; retryAfterS: number };
 /** Passkeys of the settings screen: add, list, remove, sign in (the policy: policy.ts). */
 export class PasskeyService {
   constructor(
@@ -64,9 +66,11 @@ export class PasskeyService {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.ceremonies = new Ceremonies(database, now);
+    this.throttle = new SignInThrottle(database, now);
   }
 
   private readonly ceremonies: Ceremonies;
+  private readonly throttle: SignInThrottle;
   readonly limits = PASSKEY_LIMITS;
 
   private get db() {
@@ -172,13 +176,31 @@ export class PasskeyService {
    * Verifies an assertion and starts a session for the passkey's owner. Refused: no open
    * ceremony for this attempt, a credential that is not (or no longer) registered, a bad
    * signature, origin or RP ID, and a counter that did not go up (a cloned authenticator).
+   * Each answered ceremony is an attempt of the sign-in throttle, as a password is (the owner's
+   * account and the address; an unknown credential the address alone), reserved before the
+   * signature is checked; a success clears the account's count.
    */
-  async signIn(attempt: string, responseJson: string): Promise<PasskeySignIn> {
+  async signIn(attempt: string, responseJson: string, ip: string): Promise<PasskeySignIn> {
     const response = parseObject<AuthenticationResponseJSON>(responseJson);
     const ceremony = await this.ceremonies.take("authentication", attempt);
     if (!ceremony) return { kind: "expired" };
+    const credentialId = typeof response?.id === "string" ? response.id : "";
+    const row = credentialId ? await credentialByCredentialId(this.db, credentialId) : undefined;
+    // no credential id at all: the address alone counts it (the attempt is an account of its own)
+    const account = accountOfPasskey(row, credentialId || `attempt:${attempt}`);
+    const reservation = await this.throttle.reserve(account, ip);
+    if (reservation.kind === "throttled") return reservation;
+    const result = await this.verify(ceremony.challenge, response, row);
+    if (result.kind === "ok") await this.throttle.clearAccount(account);
+    return result;
+  }
+
+  private async verify(
+    challenge: string,
+    response: AuthenticationResponseJSON | null,
+    row: Awaited<ReturnType<typeof credentialByCredentialId>>,
+  ): Promise<PasskeySignIn> {
     if (!response || typeof response.id !== "string") return { kind: "invalid" };
-    const row = await credentialByCredentialId(this.db, response.id);
     if (!row) return { kind: "unknown" };
     const handle = response.response?.userHandle;
     const expected = Buffer.from(userHandle(row.userId)).toString("base64url");
@@ -187,7 +209,7 @@ export class PasskeyService {
     try {
       const verified = await verifyAuthenticationResponse({
         response,
-        expectedChallenge: ceremony.challenge,
+        expectedChallenge: challenge,
         expectedOrigin: this.rp.origin,
         expectedRPID: this.rp.id,
         credential: {

@@ -10,6 +10,7 @@ import {
   verifyPassword,
 } from "../../auth/passwords.ts";
 import type { SessionStore } from "../../auth/sessions.ts";
+import { accountOfEmail, SignInThrottle } from "../../auth/sign-in-throttle.ts";
 import type { Database, Executor } from "../../db/client.ts";
 import { Problems } from "../../validation.ts";
 import { requireUser } from "../operator/lookups.ts";
@@ -21,7 +22,6 @@ import {
   passwordByEmail,
   upsertPassword,
 } from "./account-queries.ts";
-import { SignInThrottle } from "./throttle.ts";
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 
@@ -124,7 +124,7 @@ export class AccountService {
    * throttled per account and per IP before any password is checked (docs/security.md).
    */
   async signIn(emailInput: string, password: string, ip: string): Promise<SignInResult> {
-    const email = emailInput.trim().normalize("NFKC").toLowerCase();
+    const email = accountOfEmail(emailInput);
     const reservation = await this.throttle.reserve(email, ip);
     if (reservation.kind === "throttled") return reservation;
     const row = await passwordByEmail(this.db, email);

@@ -27,6 +27,7 @@ export const settings = defineFeature({
         accounts: services.accounts,
         passkeys: services.passkeys,
         now: infra.now,
+        limits: infra.limits,
       },
       operations,
     }),

@@ -1,4 +1,5 @@
-import { and, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "../../db/client.ts";
 import { type PageWindow, windowed } from "../../db/paging.ts";
 import {
@@ -182,4 +183,52 @@ export async function sealClearSecret(db: Executor, id: string, secret: string, 
     .update(webhookSubscriptions)
     .set({ secretSealed: sealed, secret: null })
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.secret, secret)));
+}
+
+const notUnder = (column: AnyPgColumn, keyId: string) =>
+  and(isNotNull(column), sql`${column}->>'k' is distinct from ${keyId}`);
+
+/** Rows holding a sealed secret the key `keyId` did not seal, after `after` in id order. */
+export function sealedNotUnder(db: Executor, keyId: string, after: string | null, limit: number) {
+  const s = webhookSubscriptions;
+  return db
+    .select({
+      id: s.id,
+      secretSealed: s.secretSealed,
+      previousSecretSealed: s.previousSecretSealed,
+    })
+    .from(s)
+    .where(
+      and(
+        after === null ? undefined : gt(s.id, after),
+        or(notUnder(s.secretSealed, keyId), notUnder(s.previousSecretSealed, keyId)),
+      ),
+    )
+    .orderBy(asc(s.id))
+    .limit(limit);
+}
+
+const unchanged = (column: AnyPgColumn, value: unknown): SQL =>
+  value == null ? sql`${column} is null` : sql`${column} = ${JSON.stringify(value)}::jsonb`;
+
+/** Writes a row's secrets sealed again, unless the row changed meanwhile (a rotation). */
+export async function resealRow(
+  db: Executor,
+  id: string,
+  before: { secretSealed: unknown; previousSecretSealed: unknown },
+  after: { secretSealed: unknown; previousSecretSealed: unknown },
+) {
+  const s = webhookSubscriptions;
+  const rows = await db
+    .update(s)
+    .set(after)
+    .where(
+      and(
+        eq(s.id, id),
+        unchanged(s.secretSealed, before.secretSealed),
+        unchanged(s.previousSecretSealed, before.previousSecretSealed),
+      ),
+    )
+    .returning({ id: s.id });
+  return rows.length > 0;
 }

@@ -53,3 +53,36 @@ export async function sealClearSecrets(db: Executor, box: WebhookSecretBox): Pro
     if (rows.length < 100) return sealed;
   }
 }
+
+const UNREADABLE = Symbol("unreadable");
+
+/**
+ * After a WEBHOOK_SECRET_KEY rotation (docs/operations.md): seals again under the current key
+ * every secret it did not seal, opening it with the previous key, 100 rows at a time in id
+ * order; the conditional update leaves a row rotated meanwhile alone. A row no key reads is
+ * left as it is and counted. Answers how many rows were sealed again and how many could not be.
+ */
+export async function resealSecrets(db: Executor, box: WebhookSecretBox) {
+  const keyId = await box.keyId();
+  const counts = { resealed: 0, unreadable: 0 };
+  const again = async (id: string, value: unknown) => {
+    if (value == null || !(await box.stale(value))) return value;
+    const secret = await box.open(id, value);
+    return secret === undefined ? UNREADABLE : box.seal(id, secret);
+  };
+  for (let after: string | null = null; ; ) {
+    const rows = await q.sealedNotUnder(db, keyId, after, 100);
+    // the rows of a batch are independent: their updates share the connection pool
+    await Promise.all(
+      rows.map(async (row) => {
+        const secretSealed = await again(row.id, row.secretSealed);
+        const previousSecretSealed = await again(row.id, row.previousSecretSealed);
+        if (secretSealed === UNREADABLE || previousSecretSealed === UNREADABLE) counts.unreadable++;
+        else if (await q.resealRow(db, row.id, row, { secretSealed, previousSecretSealed }))
+          counts.resealed++;
+      }),
+    );
+    if (rows.length < 100) return counts;
+    after = (rows[rows.length - 1] as { id: string }).id;
+  }
+}

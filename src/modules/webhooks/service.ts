@@ -11,7 +11,7 @@ import type { Resolve } from "../../outbox/ssrf.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { checkWebhookInput, mayReceive, WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
 import * as q from "./queries.ts";
-import { checkGraceHours, rotateSecret, sealClearSecrets } from "./secrets.ts";
+import { checkGraceHours, resealSecrets, rotateSecret, sealClearSecrets } from "./secrets.ts";
 
 export { WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
 
@@ -137,6 +137,11 @@ export class WebhookService {
   /** Seals the clear secrets of rows from before secrets were encrypted (run at start). */
   sealClearSecrets(): Promise<number> {
     return sealClearSecrets(this.database.db, this.box);
+  }
+
+  /** After a WEBHOOK_SECRET_KEY rotation: every secret sealed again under the current key. */
+  resealSecrets() {
+    return resealSecrets(this.database.db, this.box);
   }
 
   async update(principal: Principal, id: string, input: WebhookInput) {

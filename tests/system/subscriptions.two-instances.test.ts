@@ -52,7 +52,7 @@ async function twoInstances(env: Record<string, string> = {}) {
   return { a, b, headers, subscribe };
 }
 
-const transports = [
+const transports: { name: string; env: Record<string, string>; runs: boolean }[] = [
   { name: "Postgres LISTEN/NOTIFY", env: {}, runs: Boolean(process.env.TEST_DATABASE_URL) },
   {
     name: "Redis pub/sub (REDIS_URL)",

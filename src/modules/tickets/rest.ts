@@ -213,8 +213,7 @@ export const ticketExtensionRoutes = ({
         detail: {
           summary: "List a ticket's comments",
           description:
-            "Scope tickets:read, on a ticket the key can read. Newest first; the next page's " +
-            'cursor is in the Link header (rel="next"), passed back as `after`.',
+            'Scope tickets:read, on a ticket the key can read. Newest first; Link rel="next" pages on.',
         },
       },
     )

@@ -11,6 +11,8 @@ export interface RedisSubscriber {
     listener: (message: string, channel: string) => void,
   ): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
+  /** runs when the connection is back after a loss */
+  onconnect?: (() => void) | null;
 }
 
 /** REDIS_URL's connections for live updates: commands (PUBLISH, slots) and one to SUBSCRIBE. */
@@ -40,6 +42,19 @@ export async function hearLiveEvents(
   } catch (error) {
     throw new Error(`cannot subscribe to live updates in Redis (REDIS_URL): ${error}`);
   }
+  // Bun's client reconnects but does not subscribe again (the server forgot the subscription
+  // while its own listener stays): drop the listener and subscribe anew. Events published
+  // meanwhile are lost, as notifications are while a LISTEN connection is down.
+  redis.subscriber.onconnect = () => {
+    void redis.subscriber
+      .unsubscribe(channel)
+      .catch(() => {})
+      .then(() => redis.subscriber.subscribe(channel, onPayload))
+      .then(() => logger.info("live updates: subscribed to Redis again"))
+      .catch((error) =>
+        logger.error("live updates: cannot subscribe to Redis again", errorFields(error)),
+      );
+  };
   publishAfterCommit(database.db, (payloads) => {
     for (const payload of payloads) {
       redis.commands.send("PUBLISH", [channel, payload]).catch((error) => {
@@ -48,5 +63,8 @@ export async function hearLiveEvents(
       });
     }
   });
-  return () => redis.subscriber.unsubscribe(channel);
+  return () => {
+    redis.subscriber.onconnect = null;
+    return redis.subscriber.unsubscribe(channel);
+  };
 }

@@ -41,10 +41,12 @@ describe.skipIf(!redisUrl || !process.env.TEST_DATABASE_URL)("live updates throu
   /** what Redis carried on the live channel, as a third party listening there sees it */
   const carried: string[] = [];
 
-  const instance = async (database: FreshDatabase["database"]) =>
+  /** the Redis connection id of B's subscriber, to cut it */
+  let bSubscriber = "";
+  const instance = async (database: FreshDatabase["database"], subscriber = client()) =>
     buildTestApp(database, {
       redis: client(),
-      redisSubscriber: client(),
+      redisSubscriber: subscriber,
       redisPrefix: prefix,
     });
   const subscribe = (app: OrgitApp, key: string) =>
@@ -58,7 +60,10 @@ describe.skipIf(!redisUrl || !process.env.TEST_DATABASE_URL)("live updates throu
   beforeAll(async () => {
     fresh = await freshDatabase("postgres");
     a = await instance(fresh.database);
-    b = await instance(await fresh.openAnother());
+    const subscriber = client();
+    await subscriber.connect();
+    bSubscriber = String(await subscriber.send("CLIENT", ["ID"]));
+    b = await instance(await fresh.openAnother(), subscriber);
     make = factories(a);
     await client().subscribe(`${prefix}orgit_live`, (message) => carried.push(message));
   });
@@ -96,6 +101,26 @@ describe.skipIf(!redisUrl || !process.env.TEST_DATABASE_URL)("live updates throu
       () => carried.some((m) => m.includes('"ticket.updated"') && m.includes(ticket.body.id)),
       "the event on the Redis channel",
     );
+    await stream.close();
+  });
+
+  test("instance B's subscription comes back after its Redis connection was cut", async () => {
+    const { key } = await make.member({ scopes: SCOPES });
+    const ticket = await call(a, "/api/v1/tickets", { key, body: VALID_TICKET });
+    const killed = await client().send("CLIENT", ["KILL", "ID", bSubscriber]);
+    expect(Number(killed), "B's subscriber connection cut").toBe(1);
+    const stream = sseEvents(await subscribe(b, key));
+    // B reconnects by itself; until it has subscribed again, changes are missed, as with LISTEN
+    let title = 0;
+    await eventually(async () => {
+      title++;
+      await call(a, `/api/v1/tickets/${ticket.body.id}`, {
+        key,
+        method: "PATCH",
+        body: { title: `Printer jams, take ${title}` },
+      });
+      return (await stream.next(500).catch(() => undefined)) !== undefined;
+    }, "an update on A seen on B again");
     await stream.close();
   });
 

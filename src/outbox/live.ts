@@ -2,7 +2,7 @@ import { createPubSub, type Repeater } from "graphql-yoga";
 import type { AuthChange, KeyStore } from "../auth/key-store.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Database } from "../db/client.ts";
-import { tooManyRequests } from "../errors.ts";
+import { ApiError, tooManyRequests } from "../errors.ts";
 import { errorFields, type Logger } from "../logger.ts";
 import type { LiveEvent, LiveResource } from "./live-events.ts";
 import {
@@ -123,9 +123,17 @@ export class LiveHub {
     for (const stream of [...this.open]) await this.check(stream);
   }
 
-  /** Ends a stream whose caller no longer authenticates; applies a changed role or scopes. */
+  /**
+   * Ends a stream whose caller no longer authenticates; applies a changed role. A check that
+   * could not be made (the database is down) leaves the stream as it is until the next one.
+   */
   private async check(stream: OpenStream) {
-    const fresh = await stream.reload().catch(() => undefined);
+    let fresh: Principal | undefined;
+    try {
+      fresh = await stream.reload();
+    } catch (error) {
+      if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) return;
+    }
     // it may have ended meanwhile (closed by its client, or by a concurrent check)
     if (!this.open.has(stream)) return;
     if (fresh?.organization.id !== stream.organizationId) stream.end?.();

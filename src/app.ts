@@ -40,7 +40,8 @@ import {
   defaultDispatcherOptions,
   WebhookDispatcher,
 } from "./outbox/dispatcher.ts";
-import { LiveHub, type LiveLoaders } from "./outbox/live.ts";
+import { LiveHub, type LiveLoaders, type RedisSubscriber } from "./outbox/live.ts";
+import type { SlotTimes } from "./outbox/live-slots.ts";
 import { WebhookSecretBox } from "./outbox/secret-box.ts";
 import type { Resolve } from "./outbox/ssrf.ts";
 import type { DomainServices, Infrastructure, Services } from "./services.ts";
@@ -61,6 +62,10 @@ export interface AppOptions extends LimitsOptions {
   backgroundJobs?: boolean;
   /** the audit trail's recorder (enabled: false records nothing) and its upkeep job */
   audit?: AuditTrailOptions & { maintenance?: AuditMaintenanceOptions | false };
+  /** a second Redis connection for live updates (SUBSCRIBE); with `redis`, events go by Redis */
+  redisSubscriber?: RedisSubscriber;
+  /** how long a dead instance's stream slots last (tests shorten it) */
+  liveSlotTimes?: SlotTimes;
 }
 
 export interface OrgitApp {
@@ -135,7 +140,11 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   // epoch ms for the audit trail: no Date object per request unless a clock is injected
   const nowMs = options.now ? () => now().getTime() : Date.now;
   // events too big for a notification travel as a reference: each instance reads the record
-  const live = new LiveHub(database, liveLoaders(database), logger);
+  const { redis, redisSubscriber: subscriber, redisPrefix: prefix } = options;
+  const live = new LiveHub(database, keys, liveLoaders(database), logger, {
+    redis: redis && subscriber ? { commands: redis, subscriber, prefix } : undefined,
+    slotTimes: options.liveSlotTimes,
+  });
   const infra: Infrastructure = {
     config,
     logger,

@@ -8,6 +8,7 @@ import { createDatabase } from "./db/client.ts";
 import { seedDemo } from "./demo/seed.ts";
 import type { RedisCommands } from "./limits/redis-buckets.ts";
 import { createLogger, errorFields } from "./logger.ts";
+import type { RedisSubscriber } from "./outbox/live.ts";
 
 export interface Runtime {
   name: "bun" | "deno";
@@ -15,8 +16,12 @@ export interface Runtime {
   env: Record<string, string | undefined>;
   exit(code: number): never;
   onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): void;
-  /** a Redis client for shared rate-limit buckets (REDIS_URL); absent: in-process buckets */
-  redis?(url: string): RedisCommands;
+  /**
+   * A new Redis connection (REDIS_URL): one for shared rate-limit buckets, live-update
+   * publishing and stream slots, one for SUBSCRIBE. Absent: in-process buckets, and live
+   * updates through Postgres LISTEN/NOTIFY.
+   */
+  redis?(url: string): RedisCommands & RedisSubscriber;
   /** serves the app; `stop` stops accepting and lets in-flight requests finish */
   serve(app: OrgitApp, config: Config): Promise<{ url: string; stop(): Promise<void> }>;
 }
@@ -78,7 +83,8 @@ export async function boot(runtime: Runtime): Promise<void> {
         }),
     );
     const redis = config.redisUrl ? runtime.redis?.(config.redisUrl) : undefined;
-    const app = await createApp({ config, database, logger, redis });
+    const redisSubscriber = config.redisUrl ? runtime.redis?.(config.redisUrl) : undefined;
+    const app = await createApp({ config, database, logger, redis, redisSubscriber });
     const server = await step(
       `cannot listen on ${config.host}:${config.port} (is another process using it? set PORT)`,
       () => runtime.serve(app, config),

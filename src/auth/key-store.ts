@@ -57,6 +57,8 @@ export class KeyStore {
   private readonly instanceId: string;
   private unlisten?: () => Promise<void>;
   private timers: ReturnType<typeof setInterval>[] = [];
+  /** what else holds a key's rights (open live streams): done before the change is acknowledged */
+  private readonly watchers: ((change: AuthChange) => Promise<void>)[] = [];
 
   constructor(
     private readonly database: Database,
@@ -201,9 +203,17 @@ export class KeyStore {
     }
     this.invalidate(message);
     const ack = { kind: "ack", nonce: message.nonce, instance: this.instanceId };
-    this.database.notify(AUTH_CHANNEL, JSON.stringify(ack)).catch((error) => {
-      this.logger.warn("could not acknowledge auth change", { error: String(error) });
-    });
+    const watched = this.watchers.map((watch) => watch(message).catch(() => {}));
+    void Promise.all(watched)
+      .then(() => this.database.notify(AUTH_CHANNEL, JSON.stringify(ack)))
+      .catch((error) => {
+        this.logger.warn("could not acknowledge auth change", { error: String(error) });
+      });
+  }
+
+  /** Runs `watch` on every auth change this instance hears, before acknowledging it. */
+  watch(watch: (change: AuthChange) => Promise<void>): void {
+    this.watchers.push(watch);
   }
 
   private invalidate(change: AuthChange): void {

@@ -515,10 +515,11 @@ export type ListTicketCommentsQueryVariables = Exact<{
   ticketId: string | number;
   limit?: number | null;
   offset?: number | null;
+  after?: string | null;
 }>;
 
 
-export type ListTicketCommentsQuery = { ticketComments: { data: Array<{ id: string, ticketId: string, authorId: string, body: string, createdAt: string }>, pagination: { total: number, limit: number, offset: number } } };
+export type ListTicketCommentsQuery = { ticketComments: { data: Array<{ id: string, ticketId: string, authorId: string, body: string, createdAt: string }>, pagination: { total: number, limit: number, offset: number, nextCursor: string | null } } };
 
 export type AddTicketCommentMutationVariables = Exact<{
   ticketId: string | number;
@@ -1355,8 +1356,13 @@ export const UpdateTicketDocument = new TypedDocumentString(`
   version
 }`) as unknown as TypedDocumentString<UpdateTicketMutation, UpdateTicketMutationVariables>;
 export const ListTicketCommentsDocument = new TypedDocumentString(`
-    query ListTicketComments($ticketId: ID!, $limit: Int, $offset: Int) {
-  ticketComments(ticketId: $ticketId, limit: $limit, offset: $offset) {
+    query ListTicketComments($ticketId: ID!, $limit: Int, $offset: Int, $after: String) {
+  ticketComments(
+    ticketId: $ticketId
+    limit: $limit
+    offset: $offset
+    after: $after
+  ) {
     data {
       ...TicketCommentRecord
     }
@@ -1364,6 +1370,7 @@ export const ListTicketCommentsDocument = new TypedDocumentString(`
       total
       limit
       offset
+      nextCursor
     }
   }
 }

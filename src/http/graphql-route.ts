@@ -26,13 +26,15 @@ export function graphqlRoute(
     request.method === "GET" &&
     (request.headers.get("accept") ?? "").includes("text/html");
 
-  /** One of the key's stream slots, checked again whenever its key or organization changes. */
+  /**
+   * One of the key's stream slots; whenever its key or organization changes, the caller is
+   * authenticated again (from the same address) and its subscriptions checked against that.
+   */
   const openStream = (request: Request, principal: Principal) => {
     const token = bearerToken(request.headers.get("authorization"));
-    const organizationId = principal.organization.id;
-    const stillValid = async () =>
-      (await deps.keys.authenticate(token)).organization.id === organizationId;
-    return deps.live.openStream(principal.apiKey.id, organizationId, stillValid);
+    const clientIp = requestMeta(request)?.clientIp;
+    const reload = () => deps.keys.authenticate(token, clientIp);
+    return deps.live.openStream(principal.apiKey.id, principal.organization.id, reload);
   };
 
   return new Elysia({ name: "graphql" }).all(
@@ -71,7 +73,9 @@ export function graphqlRoute(
       }
       // a Server-Sent Events stream (subscriptions) holds one of the key's stream slots
       const stream =
-        wantsStream(request) && auth.principal ? openStream(request, auth.principal) : undefined;
+        wantsStream(request) && auth.principal
+          ? await openStream(request, auth.principal)
+          : undefined;
       try {
         return answer(await yoga.fetch(forwarded, context), stream);
       } catch (error) {
@@ -86,7 +90,7 @@ export function graphqlRoute(
 const wantsStream = (request: Request) =>
   (request.headers.get("accept") ?? "").includes("text/event-stream");
 
-type Stream = ReturnType<Infrastructure["live"]["openStream"]>;
+type Stream = Awaited<ReturnType<Infrastructure["live"]["openStream"]>>;
 
 /** An event stream passes through as it is (giving its slot back when it ends); others are bounded. */
 function answer(response: Response, stream?: Stream): Promise<Response> | Response {

@@ -1,6 +1,6 @@
 import type { Executor } from "../db/client.ts";
 import type { WebhookEvent } from "./events.ts";
-import { type FieldChange, fieldChanges, type LiveResource, notifyLive } from "./live.ts";
+import { type FieldChange, fieldChanges, type LiveResource, notifyLive } from "./live-events.ts";
 
 export interface ChangeInput {
   organizationId: string;
@@ -25,7 +25,7 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 /**
  * A change of a ticket, alert or equipment record, told to whoever listens, through `tx` (the
  * change's own transaction, so all or nothing is kept): the webhook outbox, and every
- * instance's GraphQL subscribers (a NOTIFY delivered at commit).
+ * instance's GraphQL subscribers (a NOTIFY delivered at commit, or a Redis message after it).
  */
 export async function recordChange(tx: Executor, input: ChangeInput): Promise<void> {
   const { changes, live, event, data, organizationId, now } = input;

@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { liveStreamSlots } from "../../src/db/schema/index.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { call, VALID_TICKET } from "../helpers/lifecycle.ts";
 import { sseEvents } from "../helpers/sse.ts";
@@ -168,6 +170,92 @@ function suite(driver: DriverName) {
     streams.push(sseEvents(again));
     for (const stream of streams) await stream.close();
     await eventually(() => app.services.live.openStreams(apiKey.id) === 0, "every slot back");
+  });
+
+  test("a role that loses tickets.view_all narrows an open stream at once to the owner's tickets", async () => {
+    const admin = await make.member({ scopes: SCOPES });
+    const { organizationId } = admin;
+    const colleague = await make.member({ scopes: SCOPES, organizationId });
+    await make.role(organizationId, "desk", "TECHNICIAN", ["tickets.manage"]);
+    const stream = sseEvents(await subscribe(admin.key, TICKETS));
+    await call(app, "/api/v1/tickets", {
+      key: colleague.key,
+      body: { ...VALID_TICKET, title: "Seen while admin" },
+    });
+    expect((await stream.next()).data.ticketEvents.ticket.title).toBe("Seen while admin");
+    // the operator moves the key's owner to a role without tickets.view_all
+    await app.services.operator.addMember({ organizationId, userId: admin.user.id, role: "desk" });
+    await call(app, "/api/v1/tickets", {
+      key: colleague.key,
+      body: { ...VALID_TICKET, title: "A colleague's, hidden now" },
+    });
+    await call(app, "/api/v1/tickets", {
+      key: admin.key,
+      body: { ...VALID_TICKET, title: "Own ticket" },
+    });
+    // events arrive in commit order: the next one seen proves the colleague's was skipped
+    expect((await stream.next()).data.ticketEvents.ticket.title).toBe("Own ticket");
+    await stream.close();
+  });
+
+  test("a role that may no longer read the resource ends the stream with an error event and frees its slot", async () => {
+    const { key, apiKey, organizationId, user } = await make.member({
+      scopes: [...SCOPES],
+    });
+    await make.role(organizationId, "clerk", "USER", ["tickets.view_all"]);
+    await make.role(organizationId, "no-alerts", "TECHNICIAN", ["tickets.view_all"]);
+    const tickets = sseEvents(await subscribe(key, TICKETS));
+    const alerts = sseEvents(await subscribe(key, "subscription { alertEvents { type } }"));
+    expect(app.services.live.openStreams(apiKey.id)).toBe(2);
+    // a role without alerts.view: the alert stream ends, the ticket stream goes on
+    await app.services.operator.addMember({ organizationId, userId: user.id, role: "no-alerts" });
+    const refusal = await alerts.next();
+    expect(refusal.errors?.[0]).toMatchObject({
+      message: "Missing permission: alerts.view",
+      extensions: { code: "FORBIDDEN" },
+    });
+    await expect(alerts.next(), "the stream closes after its error").rejects.toThrow(
+      "the stream ended",
+    );
+    await eventually(() => app.services.live.openStreams(apiKey.id) === 1, "the alert slot back");
+    // a seat without API access: the ticket stream ends the same way
+    await app.services.operator.addMember({ organizationId, userId: user.id, role: "clerk" });
+    const ended = await tickets.next();
+    expect(ended.errors?.[0]?.message).toBe(
+      "API access requires an administrator or technician seat",
+    );
+    await expect(tickets.next()).rejects.toThrow("the stream ended");
+    await eventually(() => app.services.live.openStreams(apiKey.id) === 0, "every slot back");
+  });
+
+  test("stream slots are rows every instance counts; a slot left by a dead instance expires", async () => {
+    const { key, apiKey } = await make.member({ scopes: SCOPES });
+    const stream = sseEvents(await subscribe(key, TICKETS));
+    expect(await app.services.live.heldStreams(apiKey.id)).toBe(1);
+    const rows = await app.services.database.db
+      .select()
+      .from(liveStreamSlots)
+      .where(eq(liveStreamSlots.apiKeyId, apiKey.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.expiresAt.getTime()).toBeGreaterThan(Date.now());
+    await stream.close();
+    await eventually(async () => (await app.services.live.heldStreams(apiKey.id)) === 0, "freed");
+    // nine slots of an instance that stopped renewing them (expired) and nine live ones
+    const stale = Array.from({ length: 9 }, () => ({
+      id: crypto.randomUUID(),
+      apiKeyId: apiKey.id,
+      instanceId: crypto.randomUUID(),
+      expiresAt: new Date(Date.now() - 1_000),
+    }));
+    await app.services.database.db.insert(liveStreamSlots).values(stale);
+    const open = [];
+    for (let i = 0; i < 10; i++) {
+      const response = await subscribe(key, TICKETS);
+      expect(response.status, `stream ${i + 1}`).toBe(200);
+      open.push(sseEvents(response));
+    }
+    expect((await subscribe(key, TICKETS)).status).toBe(429);
+    for (const each of open) await each.close();
   });
 }
 

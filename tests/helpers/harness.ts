@@ -88,6 +88,10 @@ export interface TestAppOptions {
   /** shared rate-limit buckets in Redis, under a key prefix of the test's own */
   redis?: AppOptions["redis"];
   redisPrefix?: string;
+  /** with `redis`: live updates and stream slots in Redis too (a connection for SUBSCRIBE) */
+  redisSubscriber?: AppOptions["redisSubscriber"];
+  /** how long a dead instance's stream slots last */
+  liveSlotTimes?: AppOptions["liveSlotTimes"];
   /**
    * quota write/read interval; 0 by default, so no timer adds queries while a test counts
    * them (the quota is still synced on demand and at stop)
@@ -130,6 +134,8 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     webhooks: options.webhooks ?? false,
     redis: options.redis,
     redisPrefix: options.redisPrefix,
+    redisSubscriber: options.redisSubscriber,
+    liveSlotTimes: options.liveSlotTimes,
     quotaSyncMs: options.quotaSyncMs ?? 0,
     resolveHost: options.resolveHost,
     // no retention timer adding queries: tests run it themselves (changeRetention.run())

@@ -253,6 +253,10 @@ class Tickets(Resource):
         return self._get(f"{self._path}/{quote_id(ticket_id)}/comments", limit=limit,
                          offset=offset)
 
+    def paginate_comments(self, ticket_id: str, *, limit: int = 200) -> Iterator[m.TicketComment]:
+        """Every comment, newest first, by cursor pages (``Link: rel="next"``)."""
+        return self._cursor_pages(f"{self._path}/{quote_id(ticket_id)}/comments", limit)
+
     def add_comment(self, ticket_id: str, body: str, *,
                     idempotency_key: Optional[str] = None) -> m.TicketComment:
         """1 to 10,000 characters."""

@@ -45,6 +45,9 @@ class Tickets(unittest.TestCase):
         self.assertEqual((comment["ticketId"], comment["authorId"]), (created["id"], MAIN.user_id))
         page = orgit.tickets.list_comments(created["id"], limit=10)
         self.assertEqual(page["data"], [comment])
+        second = orgit.tickets.add_comment(created["id"], "Closed the case.")
+        walked = list(orgit.tickets.paginate_comments(created["id"], limit=1))
+        self.assertEqual(walked, [second, comment])
         with self.assertRaises(NotFoundError):
             orgit.tickets.get(str(uuid.uuid4()))
 

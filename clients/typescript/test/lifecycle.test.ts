@@ -57,6 +57,12 @@ describe("tickets", () => {
     expect(comment).toMatchObject({ ticketId: created.id, authorId: org.userId });
     const page = await client.tickets.listComments(created.id, { limit: 10 });
     expect(page.data).toEqual([comment]);
+    const second = await client.tickets.addComment(created.id, "Closed the case.");
+    const walked = [];
+    for await (const each of client.tickets.paginateComments(created.id, { limit: 1 })) {
+      walked.push(each);
+    }
+    expect(walked, "every comment by cursor pages, newest first").toEqual([second, comment]);
     expect(await rejection(client.tickets.get(crypto.randomUUID()))).toBeInstanceOf(NotFoundError);
   });
 });

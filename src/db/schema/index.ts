@@ -11,6 +11,7 @@ export * from "./groups.ts";
 export * from "./idempotency-keys.ts";
 export * from "./ingest-sources.ts";
 export * from "./invitations.ts";
+export * from "./live-stream-slots.ts";
 export * from "./maintenance-claims.ts";
 export * from "./memberships.ts";
 export * from "./organizations.ts";

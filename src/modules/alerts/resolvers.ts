@@ -1,6 +1,6 @@
 import { requirePrincipal } from "../../auth/guard.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
-import type { LiveEvent } from "../../outbox/live.ts";
+import { delivered, type LiveMessage } from "../../outbox/live-subscriptions.ts";
 import type { AlertMove } from "./moves.ts";
 import type { AlertFilters } from "./service.ts";
 
@@ -26,7 +26,11 @@ export const alertResolvers = {
         args: { alertId?: string | null; types?: string[] | null },
         ctx: GraphQLContext,
       ) => ctx.services.alerts.events(requirePrincipal(ctx), args),
-      resolve: (event: LiveEvent) => ({ ...event, alert: event.record }),
+      // an event, or the refusal that ends the stream after an auth change (sent as its error)
+      resolve: (message: LiveMessage) => {
+        const event = delivered(message);
+        return { ...event, alert: event.record };
+      },
     },
   },
   Mutation: {

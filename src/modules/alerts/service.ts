@@ -73,12 +73,15 @@ export class AlertService {
 
   /** Live changes of the organization's alerts (scope alerts:read, permission alerts.view). */
   events(principal: Principal, args: { alertId?: string | null; types?: string[] | null }) {
-    requireApiAccess(principal);
-    requireScope(principal, "alerts:read");
-    requirePermission(principal, "alerts.view");
+    const allowed = (caller: Principal) => {
+      requireApiAccess(caller);
+      requireScope(caller, "alerts:read");
+      requirePermission(caller, "alerts.view");
+    };
+    allowed(principal);
     if (!this.live) throw new Error("no live hub");
     const keep = liveFilter({ id: args.alertId, types: args.types });
-    return this.live.subscribe("alert", principal.organization.id, keep);
+    return this.live.subscribe("alert", principal, { allowed, keep: (event) => keep(event) });
   }
 
   /** Scope alerts:read and permission alerts.view; newest received first. */

@@ -1,7 +1,7 @@
 import { requirePrincipal } from "../../auth/guard.ts";
 import type { PageArgs } from "../../db/paging.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
-import type { LiveEvent } from "../../outbox/live.ts";
+import { delivered, type LiveMessage } from "../../outbox/live-subscriptions.ts";
 import type { UpdateEquipmentInput } from "./changes.ts";
 import type { EquipmentStatus } from "./queries.ts";
 import type { BulkCreateInput } from "./service.ts";
@@ -25,7 +25,11 @@ export const equipmentResolvers = {
         args: { equipmentId?: string | null; types?: string[] | null },
         ctx: GraphQLContext,
       ) => ctx.services.equipment.events(requirePrincipal(ctx), args),
-      resolve: (event: LiveEvent) => ({ ...event, equipment: event.record }),
+      // an event, or the refusal that ends the stream after an auth change (sent as its error)
+      resolve: (message: LiveMessage) => {
+        const event = delivered(message);
+        return { ...event, equipment: event.record };
+      },
     },
   },
   Mutation: {

@@ -10,7 +10,7 @@ import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ApiError, notFound, validationFailed } from "../../errors.ts";
 import { recordChange } from "../../outbox/changes.ts";
-import type { LiveHub } from "../../outbox/live.ts";
+import type { LiveEvent, LiveHub } from "../../outbox/live.ts";
 import { liveFilter } from "../../outbox/live-filters.ts";
 import { isUuid } from "../../validation.ts";
 import { type BulkItemInput, checkItems } from "./bulk-items.ts";
@@ -52,14 +52,19 @@ export class EquipmentService {
 
   /** Live changes of the equipment the caller can see (the list's rule). */
   events(principal: Principal, args: { equipmentId?: string | null; types?: string[] | null }) {
-    requireApiAccess(principal);
-    requireScope(principal, "equipment:read");
-    const all = hasPermission(principal, "equipment.view_all");
-    const visible = (record: Record<string, unknown>) =>
-      all || record.assignedUserId === principal.user.id;
+    const allowed = (caller: Principal) => {
+      requireApiAccess(caller);
+      requireScope(caller, "equipment:read");
+    };
+    allowed(principal);
     if (!this.live) throw new Error("no live hub");
-    const keep = liveFilter({ id: args.equipmentId, types: args.types, visible });
-    return this.live.subscribe("equipment", principal.organization.id, keep);
+    const keep = (event: LiveEvent, caller: Principal) => {
+      const all = hasPermission(caller, "equipment.view_all");
+      const visible = (record: Record<string, unknown>) =>
+        all || record.assignedUserId === caller.user.id;
+      return liveFilter({ id: args.equipmentId, types: args.types, visible })(event);
+    };
+    return this.live.subscribe("equipment", principal, { allowed, keep });
   }
 
   list(principal: Principal, args: PageArgs & { status?: EquipmentStatus | null }) {

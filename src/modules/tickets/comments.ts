@@ -11,7 +11,10 @@ import { commentJson, ticketJson } from "./json.ts";
 
 export const COMMENT_LENGTH = { min: 1, max: 10_000 } as const;
 
-/** A ticket's comments, newest first (docs/decisions.md §17.5): whoever sees the ticket reads them. */
+/**
+ * A ticket's comments, newest first (docs/decisions.md §17.5): whoever sees the ticket reads
+ * them. Pages by offset, page number or cursor (`after`, docs/decisions.md §13).
+ */
 export async function ticketComments(
   database: Database,
   principal: Principal,
@@ -24,6 +27,7 @@ export async function ticketComments(
     new Problems()
       .check(Number.isInteger(page) && page >= 1, ["page"], "Must be an integer ≥ 1")
       .check(rest.offset == null, ["offset"], "Give offset or page, not both")
+      .check(rest.after == null, ["after"], "Give either after or page, not both")
       .throwIfAny();
   }
   const limit = rest.limit ?? PAGE_LIMIT.default;

@@ -13,10 +13,13 @@ declare module "../../services.ts" {
 /** The tickets feature: support tickets. */
 export const tickets = defineFeature({
   name: "tickets",
-  routes: ({ auth, idempotency, infra }) => [
-    ticketRoutes({ auth, idempotency, publicBaseUrl: infra.config.publicBaseUrl }),
-    ticketExtensionRoutes({ auth, idempotency }),
-  ],
+  routes: ({ auth, idempotency, infra }) => {
+    const { publicBaseUrl } = infra.config;
+    return [
+      ticketRoutes({ auth, idempotency, publicBaseUrl }),
+      ticketExtensionRoutes({ auth, idempotency, publicBaseUrl }),
+    ];
+  },
   resolvers: ticketResolvers,
   services: { tickets: ({ database, now, live }) => new TicketService(database, now, live) },
   events: Object.values(ticketEvents),

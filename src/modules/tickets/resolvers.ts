@@ -3,7 +3,7 @@ import { requirePrincipal } from "../../auth/guard.ts";
 import type { PageArgs } from "../../db/paging.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import { selects } from "../../graphql/selection.ts";
-import type { LiveEvent } from "../../outbox/live.ts";
+import { delivered, type LiveMessage } from "../../outbox/live-subscriptions.ts";
 import type { UpdateTicketInput } from "./changes.ts";
 import type { TicketPriority, TicketStatus } from "./queries.ts";
 import type { CreateTicketInput } from "./service.ts";
@@ -39,7 +39,11 @@ export const ticketResolvers = {
         args: { ticketId?: string | null; types?: string[] | null },
         ctx: GraphQLContext,
       ) => ctx.services.tickets.events(requirePrincipal(ctx), args),
-      resolve: (event: LiveEvent) => ({ ...event, ticket: event.record }),
+      // an event, or the refusal that ends the stream after an auth change (sent as its error)
+      resolve: (message: LiveMessage) => {
+        const event = delivered(message);
+        return { ...event, ticket: event.record };
+      },
     },
   },
   Mutation: {

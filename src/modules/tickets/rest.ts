@@ -146,7 +146,8 @@ const { 404: missing, 409: conflict, 412: stale } = versionErrorResponses;
 export const ticketExtensionRoutes = ({
   auth,
   idempotency,
-}: Pick<RestDeps, "auth" | "idempotency">) =>
+  publicBaseUrl,
+}: Pick<RestDeps, "auth" | "idempotency" | "publicBaseUrl">) =>
   new Elysia({ prefix: "/api/v1", tags: ["extensions"] })
     .use(apiKeyAuth(auth))
     .get(
@@ -201,15 +202,18 @@ export const ticketExtensionRoutes = ({
     )
     .get(
       "/tickets/:id/comments",
-      async ({ params, query, run }) =>
-        (await run(ListTicketCommentsDocument, { ticketId: params.id, ...query })).ticketComments,
+      async ({ params, query, run, request, set }) => {
+        const page = await run(ListTicketCommentsDocument, { ticketId: params.id, ...query });
+        return listAnswer(publicBaseUrl, request, set.headers, page.ticketComments);
+      },
       {
         params: IdParams,
         query: t.Object(PageQuery),
         response: { 200: TicketCommentList, 400: badRequest, 404: missing, ...authErrorResponses },
         detail: {
           summary: "List a ticket's comments",
-          description: "Scope tickets:read, on a ticket the key can read. Newest first.",
+          description:
+            'Scope tickets:read, on a ticket the key can read. Newest first; Link rel="next" pages on.',
         },
       },
     )

@@ -4,7 +4,7 @@ import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ticketPriorityEnum, ticketStatusEnum } from "../../db/schema/index.ts";
 import { recordChange } from "../../outbox/changes.ts";
-import type { LiveHub } from "../../outbox/live.ts";
+import type { LiveEvent, LiveHub } from "../../outbox/live.ts";
 import { liveFilter } from "../../outbox/live-filters.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import {
@@ -121,15 +121,23 @@ export class TicketService {
     return updateTicket(this.database, this.now, principal, args);
   }
 
-  /** Live changes of the tickets the caller can see (docs/api.md, subscriptions). */
+  /**
+   * Live changes of the tickets the caller can see (docs/api.md, subscriptions), by the caller
+   * as they are now: a role that loses tickets.view_all narrows the stream at once.
+   */
   events(principal: Principal, args: { ticketId?: string | null; types?: string[] | null }) {
-    requireApiAccess(principal);
-    requireScope(principal, "tickets:read");
-    const all = hasPermission(principal, "tickets.view_all");
-    const visible = (ticket: Record<string, unknown>) =>
-      all || ticket.createdBy === principal.user.id;
-    const keep = liveFilter({ id: args.ticketId, types: args.types, visible });
-    return this.hub().subscribe("ticket", principal.organization.id, keep);
+    const allowed = (caller: Principal) => {
+      requireApiAccess(caller);
+      requireScope(caller, "tickets:read");
+    };
+    allowed(principal);
+    const keep = (event: LiveEvent, caller: Principal) => {
+      const all = hasPermission(caller, "tickets.view_all");
+      const visible = (ticket: Record<string, unknown>) =>
+        all || ticket.createdBy === caller.user.id;
+      return liveFilter({ id: args.ticketId, types: args.types, visible })(event);
+    };
+    return this.hub().subscribe("ticket", principal, { allowed, keep });
   }
 
   private hub(): LiveHub {

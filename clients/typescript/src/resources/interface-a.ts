@@ -31,7 +31,7 @@ import type {
   UnitList,
   UnitListQuery,
 } from "../models.js";
-import { byId } from "../pagination.js";
+import { byId, followCursors } from "../pagination.js";
 import { OffsetListResource, segment } from "./base.js";
 
 /** Options of a POST that honours `Idempotency-Key`; one is generated when you pass none. */
@@ -237,6 +237,20 @@ export class TicketsResource extends OffsetListResource<TicketPage, TicketListQu
   listComments(id: string, query: TicketCommentListQuery = {}): Promise<TicketCommentList> {
     const path = withQuery(`/api/v1/tickets/${segment(id)}/comments`, query);
     return this.http.request({ method: "GET", path });
+  }
+
+  /**
+   * Every comment of a ticket, newest first, by cursor pages (the `Link` header's `rel="next"`);
+   * `limit` is the page size (default 200).
+   */
+  paginateComments(id: string, query: { limit?: number } = {}): AsyncGenerator<TicketComment> {
+    const first = withQuery(`/api/v1/tickets/${segment(id)}/comments`, {
+      limit: query.limit ?? 200,
+    });
+    return followCursors(
+      (path) => this.http.exchange<TicketCommentList>({ method: "GET", path }),
+      first,
+    );
   }
 
   /** `POST /api/v1/tickets/{id}/comments`: 1 to 10,000 characters. */

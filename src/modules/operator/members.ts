@@ -1,6 +1,7 @@
 import type { KeyStore } from "../../auth/key-store.ts";
 import { builtInRole } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
+import type { AddMemberInput } from "../../generated/schema.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { requireOrganization, requireUser } from "./lookups.ts";
 import {
@@ -9,12 +10,6 @@ import {
   findCustomRole,
   upsertMembership,
 } from "./queries.ts";
-
-export interface AddMemberInput {
-  organizationId: string;
-  userId: string;
-  role: string;
-}
 
 /**
  * Operator mutations addMember / removeMember. Each change reaches every instance's cached

@@ -1,18 +1,13 @@
 import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { ApiError } from "../../errors.ts";
+import type { CreateUserInput } from "../../generated/schema.ts";
 import { Problems } from "../../validation.ts";
 import { emailSkeleton, hasInvisible, normalizeEmail } from "./emails.ts";
 import { allEmails, insertUser } from "./queries.ts";
 
 // linear: the dot-separated domain labels cannot overlap, so no input makes it backtrack
 const EMAIL = /^[^\s@]{1,64}@(?:[^\s@.]+\.)+[^\s@.]+$/;
-
-export interface CreateUserInput {
-  email: string;
-  firstName: string;
-  lastName: string;
-}
 
 /** Operator mutation createUser: a person, not yet a member of any organization. */
 export class UserAdmin {

@@ -1,5 +1,6 @@
 import { GraphQLScalarType, Kind } from "graphql";
 import { requireOperator } from "../../auth/guard.ts";
+import type { apiKeys } from "../../db/schema/index.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import type { Resolvers } from "../../graphql/schema.ts";
 import { allowedChoices, exceedsPolicy } from "./lifetime.ts";
@@ -28,14 +29,12 @@ export const Seconds = new GraphQLScalarType<number, number>({
   },
 });
 
-type KeyRow = {
-  organizationId: string;
-  createdAt: Date;
-  expiresAt: Date | null;
-  allowedIps?: string[] | null;
-  /** joined by the list queries; absent on a single row */
-  maxKeyLifetimeDays?: number | null;
-};
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+type KeyRow = Pick<ApiKeyRow, "organizationId" | "createdAt" | "expiresAt"> &
+  Partial<Pick<ApiKeyRow, "allowedIps">> & {
+    /** joined by the list queries; absent on a single row */
+    maxKeyLifetimeDays?: number | null;
+  };
 
 /** Thin adapters: who acts, then the service. */
 export const keySecurityResolvers: Resolvers = {

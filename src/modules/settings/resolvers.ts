@@ -1,5 +1,6 @@
 import { requireOperator } from "../../auth/guard.ts";
 import type { Member } from "../../auth/principal.ts";
+import type { apiKeys, organizations } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import type { Resolvers } from "../../graphql/schema.ts";
@@ -17,14 +18,11 @@ function requireMember(ctx: GraphQLContext): Member {
   throw new ApiError("UNAUTHENTICATED", "Sign in to the settings screen");
 }
 
-type KeyRow = {
-  userId: string;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  rotatedAt?: Date | null;
-  owner?: unknown;
-};
-type OrgRow = { id: string };
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+/** an API key row, with its owner when the query joined it */
+type KeyRow = Pick<ApiKeyRow, "userId" | "expiresAt" | "revokedAt"> &
+  Partial<Pick<ApiKeyRow, "rotatedAt">> & { owner?: unknown };
+type OrgRow = Pick<typeof organizations.$inferSelect, "id">;
 
 /** Thin adapters: who may call, then the service. */
 export const settingsResolvers: Resolvers = {

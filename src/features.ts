@@ -4,7 +4,7 @@
  * subscriptions their event types. A new feature is a folder with an `index.ts` and a line
  * here (docs/architecture.md, "How to add a feature").
  */
-import { mergeOpenApiNames } from "./http/openapi-names.ts";
+
 import { agentReleases } from "./modules/agent-releases/index.ts";
 import { alerts } from "./modules/alerts/index.ts";
 import { audit } from "./modules/audit/index.ts";
@@ -22,6 +22,7 @@ import { tickets } from "./modules/tickets/index.ts";
 import { units } from "./modules/units/index.ts";
 import { users } from "./modules/users/index.ts";
 import { webhooks } from "./modules/webhooks/index.ts";
+import { mergeOpenApiNames } from "./openapi/names.ts";
 
 /** In the order their routes are mounted (the OpenAPI document lists paths in this order). */
 export const FEATURES: readonly Feature[] = [

@@ -1,13 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createSchema } from "graphql-yoga";
+import type { Resolvers as SchemaResolvers } from "../generated/schema.ts";
 import type { GraphQLContext } from "./context.ts";
 import { DateTime } from "./scalars.ts";
 
 const schemaDir = new URL("../../schema/", import.meta.url);
 
-type SchemaResolvers = NonNullable<Parameters<typeof createSchema<GraphQLContext>>[0]["resolvers"]>;
-/** One feature's resolver map (`Query`, `Mutation` and its types' fields). */
-export type Resolvers = Exclude<SchemaResolvers, readonly unknown[]>;
+/**
+ * One feature's resolver map (`Query`, `Mutation` and its types' fields), typed by codegen from
+ * the SDL (src/generated/schema.ts): its arguments, parents and results are the schema's.
+ */
+export type Resolvers = SchemaResolvers<GraphQLContext>;
 
 /** The SDL of every domain, in file-name order so the schema prints the same each time. */
 export function loadTypeDefs(): string[] {

@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import { type AnyElysia, Elysia } from "elysia";
 import type { Config } from "../config.ts";
-import { finishDocument, type OpenApiDocument, type RouteInfo } from "./openapi-document.ts";
-import type { OpenApiNames } from "./openapi-names.ts";
+import { finishDocument, type OpenApiDocument, type RouteInfo } from "../openapi/document.ts";
+import type { OpenApiNames } from "../openapi/names.ts";
 
 /**
  * The API reference: Swagger UI at /swagger (and /swagger/), the OpenAPI 3.1 document at

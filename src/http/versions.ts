@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { ApiError, validationFailed } from "../errors.ts";
-import { ErrorSchema } from "./openapi.ts";
+import { ErrorSchema } from "./error-schemas.ts";
 
 /**
  * Optimistic concurrency over REST (docs/api.md): answers carry `ETag: "<version>"`, and

@@ -3,7 +3,7 @@ import type { OperationBridge } from "../graphql/bridge.ts";
 import type { Resolvers } from "../graphql/schema.ts";
 import type { ApiKeyAuthDeps } from "../http/auth.ts";
 import type { IdempotencyDeps } from "../http/idempotency.ts";
-import type { OpenApiNames } from "../http/openapi-names.ts";
+import type { OpenApiNames } from "../openapi/names.ts";
 import type { WebhookEvent } from "../outbox/events.ts";
 import type { DomainServices, Infrastructure } from "../services.ts";
 

@@ -38,6 +38,9 @@ export const FLOORS: { name: string; patterns: RegExp[] }[] = [
     patterns: [/^src\/modules\/[^/]+\/(rest|models)\.ts$/, /^src\/pages\//],
   },
   { name: "http", patterns: [/^src\/http\//] },
+  // the OpenAPI document built from the routes (src/http/api-docs.ts serves it) and the names
+  // the features give it
+  { name: "openapi", patterns: [/^src\/openapi\//] },
   // the infrastructure and the domain services' types, which the GraphQL context carries
   {
     name: "graphql",

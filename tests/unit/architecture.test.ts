@@ -41,6 +41,12 @@ test("no import runs back up a floor", () => {
   expect(found, "imports back up a floor (docs/architecture.md)").toEqual([]);
 });
 
+test("src/http holds the transport; the OpenAPI document is built in src/openapi", () => {
+  const found = files.filter((file) => /^src\/http\/.*openapi/i.test(file));
+  expect(found, "move OpenAPI document code to src/openapi/").toEqual([]);
+  expect(files.filter((file) => file.startsWith("src/openapi/")).length).toBeGreaterThan(2);
+});
+
 test(`no file in src/ exceeds ${MAX_LINES} lines (generated files excepted)`, () => {
   const long = longFiles(files).map(({ file, lines }) => `${file}: ${lines} lines`);
   expect(long, "split these files").toEqual([]);

@@ -495,9 +495,148 @@ class WebhookDeliveryList(TypedDict):
     pagination: PagePagination
 
 
-class ApiKeyEventKey(TypedDict):
-    """A key as api_key.* events describe it: never its secret."""
+# --- webhook deliveries' payload: written by `npm run events:generate` from the payload
+# schemas the features declare (scripts/python-payload-types.ts); do not edit by hand ---
 
+
+class AlertEventData(TypedDict):
+    alert: AlertRecord
+
+
+class AlertCreatedEvent(TypedDict):
+    type: Literal["alert.created"]
+    timestamp: str
+    data: AlertEventData
+
+
+class AlertAcknowledgedEvent(TypedDict):
+    type: Literal["alert.acknowledged"]
+    timestamp: str
+    data: AlertEventData
+
+
+class AlertResolvedEvent(TypedDict):
+    type: Literal["alert.resolved"]
+    timestamp: str
+    data: AlertEventData
+
+
+class AlertReopenedEvent(TypedDict):
+    type: Literal["alert.reopened"]
+    timestamp: str
+    data: AlertEventData
+
+
+class TicketCreatedEventData(TypedDict):
+    ticket: TicketRecord
+
+
+class TicketCreatedEvent(TypedDict):
+    type: Literal["ticket.created"]
+    timestamp: str
+    data: TicketCreatedEventData
+
+
+FieldChange = TypedDict("FieldChange", {"from": Any, "to": Any})
+
+
+class TicketUpdatedEventData(TypedDict):
+    ticket: TicketRecord
+    changes: Dict[str, FieldChange]
+
+
+class TicketUpdatedEvent(TypedDict):
+    type: Literal["ticket.updated"]
+    timestamp: str
+    data: TicketUpdatedEventData
+
+
+class TicketCommentedEventData(TypedDict):
+    ticket: TicketRecord
+    comment: TicketComment
+
+
+class TicketCommentedEvent(TypedDict):
+    type: Literal["ticket.commented"]
+    timestamp: str
+    data: TicketCommentedEventData
+
+
+class EquipmentCreatedEventData(TypedDict):
+    equipment: EquipmentRecord
+
+
+class EquipmentCreatedEvent(TypedDict):
+    type: Literal["equipment.created"]
+    timestamp: str
+    data: EquipmentCreatedEventData
+
+
+class EquipmentUpdatedEventData(TypedDict):
+    equipment: EquipmentRecord
+    changes: Dict[str, FieldChange]
+
+
+class EquipmentUpdatedEvent(TypedDict):
+    type: Literal["equipment.updated"]
+    timestamp: str
+    data: EquipmentUpdatedEventData
+
+
+class EquipmentRetiredEventData(TypedDict):
+    equipment: EquipmentRecord
+
+
+class EquipmentRetiredEvent(TypedDict):
+    type: Literal["equipment.retired"]
+    timestamp: str
+    data: EquipmentRetiredEventData
+
+
+class ProjectEventDataProject(TypedDict):
+    id: str
+    name: str
+    description: str
+    createdAt: str
+    updatedAt: str
+
+
+class ProjectEventData(TypedDict):
+    project: ProjectEventDataProject
+
+
+class ProjectCreatedEvent(TypedDict):
+    type: Literal["project.created"]
+    timestamp: str
+    data: ProjectEventData
+
+
+class ProjectUpdatedEvent(TypedDict):
+    type: Literal["project.updated"]
+    timestamp: str
+    data: ProjectEventData
+
+
+class ProjectDeletedEvent(TypedDict):
+    type: Literal["project.deleted"]
+    timestamp: str
+    data: ProjectEventData
+
+
+class WebhookDisabledEventData(TypedDict):
+    webhookId: str
+    url: str
+    reason: str
+    failingSince: Optional[str]
+
+
+class WebhookDisabledEvent(TypedDict):
+    type: Literal["webhook.disabled"]
+    timestamp: str
+    data: WebhookDisabledEventData
+
+
+class ApiKeyEventKey(TypedDict):
     id: str
     name: str
     prefix: str
@@ -512,25 +651,54 @@ class PreviousKey(TypedDict):
     graceEndsAt: Optional[str]
 
 
-class WebhookEventData(TypedDict, total=False):
-    """``project`` for project.*, ``ticket`` (and ``changes`` or ``comment``) for ticket.*,
-    ``alert`` for alert.*, ``equipment`` (and ``changes``) for equipment.*; webhook.disabled
-    carries ``webhookId``, ``url``, ``reason`` and ``failingSince``; api_key.* carry ``apiKey``
-    (with ``previousKey`` for api_key.rotated and ``daysLeft`` for api_key.expiring)."""
+class ApiKeyRotatedEventData(TypedDict):
+    apiKey: ApiKeyEventKey
+    previousKey: PreviousKey
 
-    project: Project
-    ticket: TicketRecord
-    comment: TicketComment
+
+class ApiKeyRotatedEvent(TypedDict):
+    type: Literal["api_key.rotated"]
+    timestamp: str
+    data: ApiKeyRotatedEventData
+
+
+class ApiKeyExpiringEventData(TypedDict):
+    apiKey: ApiKeyEventKey
+    daysLeft: Literal[30, 7, 1]
+
+
+class ApiKeyExpiringEvent(TypedDict):
+    type: Literal["api_key.expiring"]
+    timestamp: str
+    data: ApiKeyExpiringEventData
+
+
+class ApiKeyExpiredEventData(TypedDict):
+    apiKey: ApiKeyEventKey
+
+
+class ApiKeyExpiredEvent(TypedDict):
+    type: Literal["api_key.expired"]
+    timestamp: str
+    data: ApiKeyExpiredEventData
+
+
+class WebhookEventData(TypedDict, total=False):
+    """Every key a delivery's `data` may hold; each event's own class above says which."""
+
     alert: AlertRecord
+    ticket: TicketRecord
+    changes: Dict[str, FieldChange]
+    comment: TicketComment
     equipment: EquipmentRecord
-    changes: Dict[str, Dict[str, Any]]
+    project: ProjectEventDataProject
     webhookId: str
     url: str
     reason: str
     failingSince: Optional[str]
     apiKey: ApiKeyEventKey
     previousKey: PreviousKey
-    daysLeft: int
+    daysLeft: Literal[30, 7, 1]
 
 
 class WebhookEvent(TypedDict):
@@ -539,6 +707,9 @@ class WebhookEvent(TypedDict):
     type: WebhookEventType
     timestamp: str
     data: WebhookEventData
+
+
+# --- end of the generated webhook payload types ---
 
 
 # --- the change feed (incremental sync) --------------------------------------------------------

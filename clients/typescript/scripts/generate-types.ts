@@ -1,5 +1,6 @@
 /**
- * Generates `src/generated/openapi.ts` from the service's OpenAPI document.
+ * Generates `src/generated/openapi.ts` from the service's OpenAPI document and the webhook
+ * events the features declare (their payload schemas).
  *
  *   npx bun run clients/typescript/scripts/generate-types.ts
  *
@@ -10,6 +11,7 @@
  * file with `generateTypes()`.
  */
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
+import { webhookEventSchemas } from "../../../scripts/webhook-event-types.ts";
 import { buildTestApp, freshDatabase, send } from "../../../tests/helpers/harness.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
@@ -18,7 +20,8 @@ export const GENERATED_PATH = new URL("../src/generated/openapi.ts", import.meta
 export const REGENERATE_COMMAND = "npx bun run clients/typescript/scripts/generate-types.ts";
 
 const HEADER = `// generated — do not edit, run \`${REGENERATE_COMMAND}\`
-// Source: the service's OpenAPI document (GET /swagger/json), application/json content only.
+// Source: the service's OpenAPI document (GET /swagger/json), application/json content only,
+// and the webhook events' bodies (components WebhookEvent and *Event, from src/features.ts).
 
 `;
 
@@ -63,6 +66,20 @@ export function keepJsonContent(document: OpenAPI3): OpenAPI3 {
   return document;
 }
 
+/**
+ * Adds the webhook deliveries' bodies (sent, not served, so not in the service's document) as
+ * component schemas, from the payload schemas the features declare (src/features.ts).
+ */
+export function withWebhookEvents(document: OpenAPI3): OpenAPI3 {
+  const components = document.components ?? {};
+  components.schemas = {
+    ...components.schemas,
+    ...webhookEventSchemas(),
+  } as typeof components.schemas;
+  document.components = components;
+  return document;
+}
+
 /** Formats TypeScript source with the repository's Biome settings, as `biome check --write` would. */
 async function biomeFormat(source: string): Promise<string> {
   const child = Bun.spawn([BIOME, "format", `--stdin-file-path=${GENERATED_PATH}`], {
@@ -82,7 +99,7 @@ async function biomeFormat(source: string): Promise<string> {
 
 /** The text `src/generated/openapi.ts` should hold for the service as it is now. */
 export async function generateTypes(): Promise<string> {
-  const document = keepJsonContent(await fetchOpenApiDocument());
+  const document = withWebhookEvents(keepJsonContent(await fetchOpenApiDocument()));
   const ast = await openapiTS(document, { silent: true });
   return biomeFormat(HEADER + astToString(ast));
 }

@@ -3,7 +3,7 @@
  * the generated `paths` (src/generated/openapi.ts), so a change to the OpenAPI document changes
  * these types, and a removed route or status breaks the build.
  */
-import type { paths } from "./generated/openapi.js";
+import type { components, paths } from "./generated/openapi.js";
 
 type P = paths;
 /** the `application/json` body of one answer */
@@ -155,118 +155,34 @@ export type WebhookDeliveryListQuery = Query<
   "page" | "limit"
 >;
 
-// --- webhook deliveries' payload (not in the OpenAPI document: it is sent, not served) ------
-export type ProjectEventType = "project.created" | "project.updated" | "project.deleted";
-/** API key events (docs/webhooks.md): a rotation and the expiry warnings */
-export type ApiKeyEventType = "api_key.rotated" | "api_key.expiring" | "api_key.expired";
-export type WebhookEventType =
-  | "alert.created"
-  | "alert.acknowledged"
-  | "alert.resolved"
-  | "alert.reopened"
-  | "ticket.created"
-  | "ticket.updated"
-  | "ticket.commented"
-  | "equipment.created"
-  | "equipment.updated"
-  | "equipment.retired"
-  | "project.created"
-  | "project.updated"
-  | "project.deleted"
-  | "webhook.disabled"
-  | "api_key.rotated"
-  | "api_key.expiring"
-  | "api_key.expired";
-
-interface ProjectEvent<T extends ProjectEventType> {
-  type: T;
-  /** when the change happened, ISO 8601 */
-  timestamp: string;
-  /** for `project.deleted`, the project as it was */
-  data: { project: Project };
-}
-export type ProjectCreatedEvent = ProjectEvent<"project.created">;
-export type ProjectUpdatedEvent = ProjectEvent<"project.updated">;
-export type ProjectDeletedEvent = ProjectEvent<"project.deleted">;
-/** `ticket.updated` and `equipment.updated`: each changed field's value before and after. */
-export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
-interface RecordEvent<T extends string, D> {
-  type: T;
-  /** when the change happened, ISO 8601 */
-  timestamp: string;
-  /** the record as its REST GET answers it */
-  data: D;
-}
-export type TicketCreatedEvent = RecordEvent<"ticket.created", { ticket: TicketRecord }>;
-export type TicketUpdatedEvent = RecordEvent<
-  "ticket.updated",
-  { ticket: TicketRecord; changes: FieldChanges }
->;
-export type TicketCommentedEvent = RecordEvent<
-  "ticket.commented",
-  { ticket: TicketRecord; comment: TicketComment }
->;
-export type AlertEvent = RecordEvent<
-  "alert.created" | "alert.acknowledged" | "alert.resolved" | "alert.reopened",
-  { alert: AlertRecord }
->;
-export type EquipmentCreatedEvent = RecordEvent<
-  "equipment.created" | "equipment.retired",
-  { equipment: EquipmentRecord }
->;
-export type EquipmentUpdatedEvent = RecordEvent<
-  "equipment.updated",
-  { equipment: EquipmentRecord; changes: FieldChanges }
->;
-/** Sent to the organization's other subscriptions when one is turned off after failing. */
-export type WebhookDisabledEvent = RecordEvent<
-  "webhook.disabled",
-  { webhookId: string; url: string; reason: string; failingSince: string | null }
->;
-/** What an `api_key.*` event says of a key: never its secret. */
-export interface ApiKeyEventKey {
-  id: string;
-  name: string;
-  prefix: string;
-  userId: string;
-  scopes: string[];
-  expiresAt: string | null;
-}
-export interface ApiKeyRotatedEvent {
-  type: "api_key.rotated";
-  timestamp: string;
-  /** the new key, and the old one whose secret answers until `graceEndsAt` */
-  data: {
-    apiKey: ApiKeyEventKey;
-    previousKey: { id: string; prefix: string; graceEndsAt: string | null };
-  };
-}
-export interface ApiKeyExpiringEvent {
-  type: "api_key.expiring";
-  timestamp: string;
-  /** sent once each at 30, 7 and 1 days before `apiKey.expiresAt` */
-  data: { apiKey: ApiKeyEventKey; daysLeft: 30 | 7 | 1 };
-}
-export interface ApiKeyExpiredEvent {
-  type: "api_key.expired";
-  timestamp: string;
-  data: { apiKey: ApiKeyEventKey };
-}
+// --- webhook deliveries' payload (not served, so not in the service's OpenAPI document) -------
+// generated with it from the payload schemas each feature declares (scripts/webhook-event-types.ts)
+type S = components["schemas"];
 /** What `verifyWebhook` returns: narrow on `type`. */
-export type WebhookEvent =
-  | ProjectCreatedEvent
-  | ProjectUpdatedEvent
-  | ProjectDeletedEvent
-  | TicketCreatedEvent
-  | TicketUpdatedEvent
-  | TicketCommentedEvent
-  | AlertEvent
-  | EquipmentCreatedEvent
-  | EquipmentUpdatedEvent
-  | WebhookDisabledEvent
-  | ApiKeyRotatedEvent
-  | ApiKeyExpiringEvent
-  | ApiKeyExpiredEvent;
+export type WebhookEvent = S["WebhookEvent"];
+export type WebhookEventType = WebhookEvent["type"];
+type EventOf<T extends string> = Extract<WebhookEvent, { type: T }>;
+export type ProjectEventType = EventOf<`project.${string}`>["type"];
+/** API key events (docs/webhooks.md): a rotation and the expiry warnings */
+export type ApiKeyEventType = EventOf<`api_key.${string}`>["type"];
+export type ProjectCreatedEvent = S["ProjectCreatedEvent"];
+export type ProjectUpdatedEvent = S["ProjectUpdatedEvent"];
+export type ProjectDeletedEvent = S["ProjectDeletedEvent"];
+export type TicketCreatedEvent = S["TicketCreatedEvent"];
+export type TicketUpdatedEvent = S["TicketUpdatedEvent"];
+export type TicketCommentedEvent = S["TicketCommentedEvent"];
+export type AlertEvent = EventOf<`alert.${string}`>;
+export type EquipmentCreatedEvent = EventOf<"equipment.created" | "equipment.retired">;
+export type EquipmentUpdatedEvent = S["EquipmentUpdatedEvent"];
+/** Sent to the organization's other subscriptions when one is turned off after failing. */
+export type WebhookDisabledEvent = S["WebhookDisabledEvent"];
+export type ApiKeyRotatedEvent = S["ApiKeyRotatedEvent"];
+export type ApiKeyExpiringEvent = S["ApiKeyExpiringEvent"];
+export type ApiKeyExpiredEvent = S["ApiKeyExpiredEvent"];
+/** `ticket.updated` and `equipment.updated`: each changed field's value before and after. */
+export type FieldChanges = TicketUpdatedEvent["data"]["changes"];
+/** What an `api_key.*` event says of a key: never its secret. */
+export type ApiKeyEventKey = ApiKeyExpiredEvent["data"]["apiKey"];
 
 // --- the change feed (incremental sync) -------------------------------------------------------
 export type ChangePage = Json<P["/api/v1/changes"]["get"]["responses"][200]>;

@@ -1,11 +1,10 @@
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
-import type { ReleaseFilters } from "./service.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 
 /** Thin adapters: the caller's principal and the arguments go to the agent release service. */
-export const agentReleaseResolvers = {
+export const agentReleaseResolvers: Resolvers = {
   Query: {
-    agentReleases(_: unknown, args: ReleaseFilters, ctx: GraphQLContext) {
+    agentReleases(_, args, ctx) {
       return ctx.services.agentReleases.list(requirePrincipal(ctx), args);
     },
   },

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import { ListAgentReleasesDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { authErrorResponses, validationErrorResponse } from "../../http/error-schemas.ts";
 import { listAnswer } from "../../http/links.ts";
 import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
-import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
 import { CHANNEL_LENGTH, RELEASE_PLATFORMS } from "./service.ts";
 
 const Release = t.Object(

@@ -1,10 +1,16 @@
 import { Type as t } from "@sinclair/typebox";
 import { defineWebhookEvent } from "../../outbox/events.ts";
 
-/** The alert as `GET /api/v1/alerts/{id}` answers it (docs/webhooks.md). */
-const AlertEventData = t.Object({
-  alert: t.Record(t.String(), t.Unknown(), { description: "the alert, as GET answers it" }),
-});
+/** The alert as `GET /api/v1/alerts/{id}` answers it (its OpenAPI component; docs/webhooks.md). */
+const AlertEventData = t.Object(
+  {
+    alert: t.Unsafe<Record<string, unknown>>({
+      $ref: "#/components/schemas/AlertRecord",
+      description: "the alert, as GET answers it",
+    }),
+  },
+  { title: "AlertEventData" },
+);
 
 const event = (type: string) =>
   defineWebhookEvent({ type, readScope: "alerts:read", payload: AlertEventData });

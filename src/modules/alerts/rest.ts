@@ -8,10 +8,14 @@ import {
 } from "../../generated/graphql.ts";
 import type { RunOperation } from "../../graphql/operations.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import {
+  authErrorResponses,
+  ErrorSchema,
+  validationErrorResponse,
+} from "../../http/error-schemas.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { listAnswer } from "../../http/links.ts";
 import { envelope, oneOf, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
-import { authErrorResponses, ErrorSchema, validationErrorResponse } from "../../http/openapi.ts";
 import { requestMeta } from "../../http/request-context.ts";
 import { expectedVersion, versionErrorResponses, withETag } from "../../http/versions.ts";
 import { ALERT_SEVERITIES, INGEST_LIMITS } from "./ingest-input.ts";

@@ -1,14 +1,13 @@
 import { requirePrincipal } from "../../auth/guard.ts";
 import { ApiError } from "../../errors.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
-import type { AuditLogArgs } from "./filters.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 
-export const auditResolvers = {
+export const auditResolvers: Resolvers = {
   Query: {
-    auditLog(_: unknown, args: AuditLogArgs, ctx: GraphQLContext) {
+    auditLog(_, args, ctx) {
       return ctx.services.audit.list(requirePrincipal(ctx), args);
     },
-    myApiKeyUsage(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+    myApiKeyUsage(_, args, ctx) {
       if (!ctx.member) {
         throw ctx.principal || ctx.operator
           ? new ApiError(

@@ -2,8 +2,8 @@ import { Elysia, t } from "elysia";
 import { ApiError, asApiError } from "../../errors.ts";
 import { AuditLogDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { authErrorResponses, validationErrorResponse } from "../../http/error-schemas.ts";
 import { ResponseInt } from "../../http/list-schemas.ts";
-import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
 import { MAX_EXPORT_DAYS, STATUS_CLASSES } from "./filters.ts";
 import type { AuditService } from "./service.ts";
 

@@ -1,15 +1,14 @@
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
-import type { ChangeArgs } from "./service.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 
 /** Thin adapters: the caller's principal and the arguments go to the change service. */
-export const changeResolvers = {
+export const changeResolvers: Resolvers = {
   Query: {
-    changes(_: unknown, args: ChangeArgs, ctx: GraphQLContext) {
+    changes(_, args, ctx) {
       return ctx.services.changes.list(requirePrincipal(ctx), args);
     },
   },
   ChangeRecord: {
-    __resolveType: (record: { __typename: string }) => record.__typename,
+    __resolveType: (record) => record.__typename,
   },
 };

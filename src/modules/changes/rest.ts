@@ -2,8 +2,12 @@ import { Elysia, t } from "elysia";
 import { validationFailed } from "../../errors.ts";
 import { ListChangesDocument, type ListChangesQuery } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import {
+  authErrorResponses,
+  ErrorSchema,
+  validationErrorResponse,
+} from "../../http/error-schemas.ts";
 import { oneOf } from "../../http/list-schemas.ts";
-import { authErrorResponses, ErrorSchema, validationErrorResponse } from "../../http/openapi.ts";
 import { Alert } from "../alerts/rest.ts";
 import { EquipmentJson } from "../equipment/rest.ts";
 import { TicketJson } from "../tickets/rest.ts";

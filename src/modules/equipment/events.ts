@@ -1,11 +1,15 @@
 import { Type as t } from "@sinclair/typebox";
 import { defineWebhookEvent } from "../../outbox/events.ts";
 
-/** The record as `GET /api/v1/equipments/{id}` answers it (docs/webhooks.md). */
-const Equipment = t.Record(t.String(), t.Unknown(), {
+/** The record as `GET /api/v1/equipments/{id}` answers it (its OpenAPI component; docs/webhooks.md). */
+const Equipment = t.Unsafe<Record<string, unknown>>({
+  $ref: "#/components/schemas/EquipmentRecord",
   description: "the record, as GET answers it",
 });
-const Changes = t.Record(t.String(), t.Object({ from: t.Unknown(), to: t.Unknown() }));
+const Changes = t.Record(
+  t.String(),
+  t.Object({ from: t.Unknown(), to: t.Unknown() }, { title: "FieldChange" }),
+);
 
 const event = <P extends Parameters<typeof defineWebhookEvent>[0]["payload"]>(
   type: string,

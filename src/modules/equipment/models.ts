@@ -1,8 +1,8 @@
 import { t } from "elysia";
 import { enumValues } from "../../enums.ts";
 import { EquipmentStatus } from "../../generated/graphql.ts";
+import { ErrorSchema } from "../../http/error-schemas.ts";
 import { oneOf, ResponseInt } from "../../http/list-schemas.ts";
-import { ErrorSchema } from "../../http/openapi.ts";
 import { EQUIPMENT_PLATFORMS, EQUIPMENT_TYPES, FIELD_LIMITS } from "./bulk-items.ts";
 import { MAX_BULK_ITEMS } from "./service.ts";
 

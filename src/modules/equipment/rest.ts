@@ -8,10 +8,10 @@ import {
   UpdateEquipmentDocument,
 } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { authErrorResponses } from "../../http/error-schemas.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { listAnswer } from "../../http/links.ts";
 import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
-import { authErrorResponses } from "../../http/openapi.ts";
 import { throttled } from "../../http/rate-limit.ts";
 import { requestMeta } from "../../http/request-context.ts";
 import { credentialSurface } from "../../http/surfaces.ts";

@@ -1,11 +1,10 @@
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { PageArgs } from "../../db/paging.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 
 /** Thin adapter: the caller's principal and the arguments go to the group service. */
-export const groupResolvers = {
+export const groupResolvers: Resolvers = {
   Query: {
-    groups(_: unknown, args: PageArgs, ctx: GraphQLContext) {
+    groups(_, args, ctx) {
       return ctx.services.groups.list(requirePrincipal(ctx), args);
     },
   },

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import { ListGroupsDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { authErrorResponses, validationErrorResponse } from "../../http/error-schemas.ts";
 import { listAnswer } from "../../http/links.ts";
 import { envelope, PageQuery, ResponseInt } from "../../http/list-schemas.ts";
-import { authErrorResponses, validationErrorResponse } from "../../http/openapi.ts";
 
 const Group = t.Object(
   {

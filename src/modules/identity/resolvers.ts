@@ -1,14 +1,14 @@
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 import { identityService } from "./service.ts";
 
 /** Thin adapters: the caller's principal goes to the identity service. */
-export const identityResolvers = {
+export const identityResolvers: Resolvers = {
   Query: {
-    whoami(_: unknown, __: unknown, ctx: GraphQLContext) {
+    whoami(_, __, ctx) {
       return identityService.whoami(requirePrincipal(ctx));
     },
-    health(_: unknown, __: unknown, ctx: GraphQLContext) {
+    health(_, __, ctx) {
       return identityService.health(requirePrincipal(ctx));
     },
   },

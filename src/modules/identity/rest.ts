@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { HealthDocument, WhoamiDocument } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
-import { authErrorResponses } from "../../http/openapi.ts";
+import { authErrorResponses } from "../../http/error-schemas.ts";
 
 const Whoami = t.Object(
   {

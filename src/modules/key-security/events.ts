@@ -8,14 +8,17 @@ type KeyRow = typeof apiKeys.$inferSelect;
 const Timestamp = t.Unsafe<Date | string>(t.String({ format: "date-time" }));
 
 /** What an `api_key.*` event says of a key (docs/webhooks.md): never its hash or secret. */
-const EventKey = t.Object({
-  id: t.String({ format: "uuid" }),
-  name: t.String(),
-  prefix: t.String(),
-  userId: t.String({ format: "uuid" }),
-  scopes: t.Array(t.String()),
-  expiresAt: t.Union([Timestamp, t.Null()]),
-});
+const EventKey = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    name: t.String(),
+    prefix: t.String(),
+    userId: t.String({ format: "uuid" }),
+    scopes: t.Array(t.String()),
+    expiresAt: t.Union([Timestamp, t.Null()]),
+  },
+  { title: "ApiKeyEventKey" },
+);
 
 export function keyPayload(key: KeyRow) {
   return {
@@ -41,11 +44,14 @@ export const keyEvents = {
     readScope: "webhooks:read",
     payload: t.Object({
       apiKey: EventKey,
-      previousKey: t.Object({
-        id: t.String({ format: "uuid" }),
-        prefix: t.String(),
-        graceEndsAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
-      }),
+      previousKey: t.Object(
+        {
+          id: t.String({ format: "uuid" }),
+          prefix: t.String(),
+          graceEndsAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
+        },
+        { title: "PreviousKey" },
+      ),
     }),
   }),
   expiring: defineWebhookEvent({

@@ -1,6 +1,8 @@
 import { GraphQLScalarType, Kind } from "graphql";
 import { requireOperator } from "../../auth/guard.ts";
+import type { apiKeys } from "../../db/schema/index.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 import { allowedChoices, exceedsPolicy } from "./lifetime.ts";
 import type { KeyActor } from "./service.ts";
 
@@ -27,38 +29,24 @@ export const Seconds = new GraphQLScalarType<number, number>({
   },
 });
 
-type KeyRow = {
-  organizationId: string;
-  createdAt: Date;
-  expiresAt: Date | null;
-  allowedIps?: string[] | null;
-  /** joined by the list queries; absent on a single row */
-  maxKeyLifetimeDays?: number | null;
-};
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+type KeyRow = Pick<ApiKeyRow, "organizationId" | "createdAt" | "expiresAt"> &
+  Partial<Pick<ApiKeyRow, "allowedIps">> & {
+    /** joined by the list queries; absent on a single row */
+    maxKeyLifetimeDays?: number | null;
+  };
 
 /** Thin adapters: who acts, then the service. */
-export const keySecurityResolvers = {
+export const keySecurityResolvers: Resolvers = {
   Seconds,
   Mutation: {
-    rotateApiKey(
-      _: unknown,
-      args: { id: string; gracePeriod?: number | null },
-      ctx: GraphQLContext,
-    ) {
+    rotateApiKey(_, args, ctx) {
       return ctx.services.keySecurity.rotate(actor(ctx), args.id, args.gracePeriod);
     },
-    setApiKeyAllowedIps(
-      _: unknown,
-      args: { id: string; allowedIps: string[] },
-      ctx: GraphQLContext,
-    ) {
+    setApiKeyAllowedIps(_, args, ctx) {
       return ctx.services.keySecurity.setAllowedIps(actor(ctx), args.id, args.allowedIps);
     },
-    setKeyLifetimePolicy(
-      _: unknown,
-      args: { organizationId: string; maxKeyLifetimeDays?: number | null },
-      ctx: GraphQLContext,
-    ) {
+    setKeyLifetimePolicy(_, args, ctx) {
       return ctx.services.keySecurity.setKeyLifetimePolicy(
         actor(ctx),
         args.organizationId,
@@ -67,15 +55,12 @@ export const keySecurityResolvers = {
     },
   },
   MyOrganization: {
-    keyExpirationChoices: (
-      org: { maxKeyLifetimeDays?: number | null },
-      _: unknown,
-      ctx: GraphQLContext,
-    ) => allowedChoices(org.maxKeyLifetimeDays ?? null, ctx.now()),
+    keyExpirationChoices: (org: { maxKeyLifetimeDays?: number | null }, _, ctx) =>
+      allowedChoices(org.maxKeyLifetimeDays ?? null, ctx.now()),
   },
   ApiKey: {
     allowedIps: (key: KeyRow) => key.allowedIps ?? [],
-    async exceedsLifetimePolicy(key: KeyRow, _: unknown, ctx: GraphQLContext) {
+    async exceedsLifetimePolicy(key: KeyRow, _, ctx) {
       const max =
         key.maxKeyLifetimeDays !== undefined
           ? key.maxKeyLifetimeDays

@@ -2,17 +2,9 @@ import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { equipmentPlatformEnum } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
+import type { CreateAgentReleaseInput } from "../../generated/schema.ts";
 import { Problems } from "../../validation.ts";
 import { insertAgentRelease } from "./queries.ts";
-
-export interface CreateAgentReleaseInput {
-  version: string;
-  platform: string;
-  architecture: string;
-  channel: string;
-  downloadUrl: string;
-  sha256: string;
-}
 
 /** Operator mutation createAgentRelease: a release every organization's agents can fetch. */
 export class AgentReleaseAdmin {

@@ -5,6 +5,7 @@ import { isScope } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
 import { ApiError, notFound } from "../../errors.ts";
 import type { KeyExpiration } from "../../generated/graphql.ts";
+import type { CreateApiKeyInput } from "../../generated/schema.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { collectAllowlist } from "../key-security/allowlist.ts";
 import { expiryFrom, requireWithinPolicy } from "../key-security/lifetime.ts";
@@ -28,17 +29,6 @@ export const MAX_ACTIVE_KEYS_PER_MEMBER = 50;
 
 /** the SDL's KeyExpiration (schema/operator.graphql) */
 export type { KeyExpiration };
-
-export interface CreateApiKeyInput {
-  organizationId: string;
-  userId: string;
-  name: string;
-  scopes: string[];
-  expiresIn?: KeyExpiration | null;
-  expiresAt?: Date | null;
-  /** addresses and CIDRs the key is accepted from; empty or absent: any */
-  allowedIps?: string[] | null;
-}
 
 /** Issuing and revoking API keys (operator mutations createApiKey / revokeApiKey). */
 export class ApiKeyAdmin {

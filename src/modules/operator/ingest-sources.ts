@@ -1,14 +1,9 @@
 import ipaddr from "ipaddr.js";
 import type { Database } from "../../db/client.ts";
+import type { AddIngestSourceInput } from "../../generated/schema.ts";
 import { Problems } from "../../validation.ts";
 import { requireOrganization } from "./lookups.ts";
 import { insertIngestSource } from "./queries.ts";
-
-export interface AddIngestSourceInput {
-  organizationId: string;
-  cidr: string;
-  label?: string | null;
-}
 
 /** Operator mutation addIngestSource: an address or network whose alerts land in one organization. */
 export class IngestSourceAdmin {

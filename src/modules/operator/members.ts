@@ -2,6 +2,7 @@ import type { KeyStore } from "../../auth/key-store.ts";
 import { builtInRole } from "../../auth/permissions.ts";
 import type { Database, Executor } from "../../db/client.ts";
 import { ApiError } from "../../errors.ts";
+import type { AddMemberInput } from "../../generated/schema.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { emailSkeletons, looksLike } from "./emails.ts";
 import { requireOrganization, requireUser } from "./lookups.ts";
@@ -16,12 +17,6 @@ import {
 
 export const LOOKALIKE_MEMBER =
   "This user's email looks the same as another member's of this organization (lookalike characters); check which of the two is genuine";
-
-export interface AddMemberInput {
-  organizationId: string;
-  userId: string;
-  role: string;
-}
 
 /**
  * Operator mutations addMember / removeMember. Each change reaches every instance's cached

@@ -1,26 +1,10 @@
 import type { KeyStore } from "../../auth/key-store.ts";
-import type { Plan } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
+import type { CreateOrganizationInput, UpdateOrganizationInput } from "../../generated/schema.ts";
 import { Problems } from "../../validation.ts";
 import { validatePolicyDays } from "../key-security/lifetime.ts";
 import { requireOrganization } from "./lookups.ts";
 import { insertOrganization, updateOrganizationRow } from "./queries.ts";
-
-export interface CreateOrganizationInput {
-  name: string;
-  plan?: Plan | null;
-  dailyQuota?: number | null;
-}
-
-export interface UpdateOrganizationInput {
-  name?: string | null;
-  plan?: Plan | null;
-  dailyQuota?: number | null;
-  unlimitedQuota?: boolean | null;
-  requirePasskey?: boolean | null;
-  /** the maximum API key lifetime in days; null: none (docs/decisions.md §18) */
-  maxKeyLifetimeDays?: number | null;
-}
 
 /** Operator mutations createOrganization / updateOrganization. */
 export class OrganizationAdmin {

@@ -1,19 +1,13 @@
-import { builtInRole, isPermission, type Seat } from "../../auth/permissions.ts";
+import { builtInRole, isPermission } from "../../auth/permissions.ts";
 import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { ApiError } from "../../errors.ts";
+import type { CreateRoleInput } from "../../generated/schema.ts";
 import { Problems } from "../../validation.ts";
 import { requireOrganization } from "./lookups.ts";
 import { insertRole } from "./queries.ts";
 
 const ROLE_NAME = /^[a-z][a-z0-9_-]*$/;
-
-export interface CreateRoleInput {
-  organizationId: string;
-  name: string;
-  seat: Seat;
-  permissions: string[];
-}
 
 /** Operator mutation createRole: a custom role of one organization (built-in names refused). */
 export class RoleAdmin {

@@ -1,15 +1,20 @@
 import type { KeyStore } from "../../auth/key-store.ts";
 import type { Database } from "../../db/client.ts";
-import { AgentReleaseAdmin, type CreateAgentReleaseInput } from "./agent-releases.ts";
-import { type AddIngestSourceInput, IngestSourceAdmin } from "./ingest-sources.ts";
-import { type AddMemberInput, MemberAdmin } from "./members.ts";
-import {
-  type CreateOrganizationInput,
-  OrganizationAdmin,
-  type UpdateOrganizationInput,
-} from "./organizations.ts";
-import { type CreateRoleInput, RoleAdmin } from "./roles.ts";
-import { type CreateUserInput, UserAdmin } from "./users.ts";
+import type {
+  AddIngestSourceInput,
+  AddMemberInput,
+  CreateAgentReleaseInput,
+  CreateOrganizationInput,
+  CreateRoleInput,
+  CreateUserInput,
+  UpdateOrganizationInput,
+} from "../../generated/schema.ts";
+import { AgentReleaseAdmin } from "./agent-releases.ts";
+import { IngestSourceAdmin } from "./ingest-sources.ts";
+import { MemberAdmin } from "./members.ts";
+import { OrganizationAdmin } from "./organizations.ts";
+import { RoleAdmin } from "./roles.ts";
+import { UserAdmin } from "./users.ts";
 
 /**
  * The operator mutations of docs/decisions.md §3, one entry for the resolvers, the CLI's

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { ApiError } from "../../errors.ts";
+import type { CreateUserInput } from "../../generated/schema.ts";
 import { Problems } from "../../validation.ts";
 import { emailSkeletons, hasInvisible, looksLike, normalizeEmail } from "./emails.ts";
 import { allEmails, insertUser, lockLookalikes } from "./queries.ts";
@@ -10,12 +11,6 @@ const EMAIL = /^[^\s@]{1,64}@(?:[^\s@.]+\.)+[^\s@.]+$/;
 
 export const LOOKALIKE_USER =
   "This email looks the same as an existing user's (lookalike characters); check it is typed with plain letters";
-
-export interface CreateUserInput {
-  email: string;
-  firstName: string;
-  lastName: string;
-}
 
 /** Operator mutation createUser: a person, not yet a member of any organization. */
 export class UserAdmin {

@@ -1,10 +1,10 @@
 import { requireOperator } from "../../auth/guard.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 
 /** Thin adapters: the operator's view of members' passkeys. */
-export const passkeyResolvers = {
+export const passkeyResolvers: Resolvers = {
   OrganizationMember: {
-    passkeys(member: { user: { id: string } }, _: unknown, ctx: GraphQLContext) {
+    passkeys(member: { user: { id: string } }, _, ctx) {
       requireOperator(ctx);
       return ctx.services.passkeys.count(member.user.id);
     },

@@ -5,15 +5,18 @@ import { defineWebhookEvent } from "../../outbox/events.ts";
 const Timestamp = t.Unsafe<Date | string>(t.String({ format: "date-time" }));
 
 /** `data` of every project event: the project as `GET /api/projects/{id}` answers it. */
-const ProjectEventData = t.Object({
-  project: t.Object({
-    id: t.String({ format: "uuid" }),
-    name: t.String(),
-    description: t.String(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  }),
-});
+const ProjectEventData = t.Object(
+  {
+    project: t.Object({
+      id: t.String({ format: "uuid" }),
+      name: t.String(),
+      description: t.String(),
+      createdAt: Timestamp,
+      updatedAt: Timestamp,
+    }),
+  },
+  { title: "ProjectEventData" },
+);
 
 const projectEvent = (type: string) =>
   defineWebhookEvent({ type, readScope: "projects:read", payload: ProjectEventData });

@@ -8,10 +8,10 @@ import {
   UpdateProjectDocument,
 } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { authErrorResponses, ErrorSchema } from "../../http/error-schemas.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { listAnswer } from "../../http/links.ts";
 import { ResponseInt } from "../../http/list-schemas.ts";
-import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
 import { PROJECT_LIMITS, projectPage } from "./service.ts";
 
 const { name: N, description: D, page: P, limit: L } = PROJECT_LIMITS;

@@ -1,8 +1,9 @@
 import { requireOperator } from "../../auth/guard.ts";
 import type { Member } from "../../auth/principal.ts";
+import type { apiKeys, organizations } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
-import type { KeyExpiration } from "../operator/api-keys.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 import { keyStatus } from "./service.ts";
 
 /** The member operations need a settings-screen session; an API key may not mint keys. */
@@ -17,93 +18,84 @@ function requireMember(ctx: GraphQLContext): Member {
   throw new ApiError("UNAUTHENTICATED", "Sign in to the settings screen");
 }
 
-type KeyRow = {
-  userId: string;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  rotatedAt?: Date | null;
-  owner?: unknown;
-};
-type OrgRow = { id: string };
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+/** an API key row, with its owner when the query joined it */
+type KeyRow = Pick<ApiKeyRow, "userId" | "expiresAt" | "revokedAt"> &
+  Partial<Pick<ApiKeyRow, "rotatedAt">> & { owner?: unknown };
+type OrgRow = Pick<typeof organizations.$inferSelect, "id">;
 
 /** Thin adapters: who may call, then the service. */
-export const settingsResolvers = {
+export const settingsResolvers: Resolvers = {
   Query: {
-    myOrganizations(_: unknown, __: unknown, ctx: GraphQLContext) {
+    myOrganizations(_, __, ctx) {
       return ctx.services.memberKeys.organizations(requireMember(ctx));
     },
-    myApiKeys(_: unknown, args: { organizationId: string }, ctx: GraphQLContext) {
+    myApiKeys(_, args, ctx) {
       return ctx.services.memberKeys.list(requireMember(ctx), args.organizationId);
     },
-    organizations(_: unknown, args: { page?: number; limit?: number }, ctx: GraphQLContext) {
+    organizations(_, args, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.organizations(args);
     },
-    organization(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+    organization(_, args, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.organization(args.id);
     },
-    userAccounts(_: unknown, args: { email?: string | null }, ctx: GraphQLContext) {
+    userAccounts(_, args, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.users(args.email);
     },
   },
   Mutation: {
-    createMyApiKey(
-      _: unknown,
-      args: {
-        input: { organizationId: string; name: string; scopes: string[]; expiresIn: KeyExpiration };
-      },
-      ctx: GraphQLContext,
-    ) {
+    createMyApiKey(_, args, ctx) {
       return ctx.services.memberKeys.create(requireMember(ctx), args.input);
     },
     /**
      * One mutation, two callers: a member on the settings screen revokes their own key or any
      * where their seat is ADMIN; the operator token revokes any key (schema/operator.graphql).
      */
-    revokeApiKey(_: unknown, { id }: { id: string }, ctx: GraphQLContext) {
+    revokeApiKey(_, { id }, ctx) {
       if (ctx.member) return ctx.services.memberKeys.revoke(ctx.member, id);
       requireOperator(ctx);
       return ctx.services.apiKeys.revokeApiKey(id);
     },
-    createInvitation(_: unknown, args: { userId: string }, ctx: GraphQLContext) {
+    createInvitation(_, args, ctx) {
       requireOperator(ctx);
       return ctx.services.accounts.createInvitation(args.userId);
     },
-    setPassword(_: unknown, args: { userId: string; password: string }, ctx: GraphQLContext) {
+    setPassword(_, args, ctx) {
       requireOperator(ctx);
       return ctx.services.accounts.setPassword(args.userId, args.password);
     },
   },
   ApiKey: {
-    owner(key: KeyRow, _: unknown, ctx: GraphQLContext) {
+    owner(key: KeyRow, _, ctx) {
       return key.owner ?? ctx.services.operatorReads.userById(key.userId);
     },
-    status(key: KeyRow, _: unknown, ctx: GraphQLContext) {
+    status(key: KeyRow, _, ctx) {
       return keyStatus(key, ctx.now());
     },
   },
   Organization: {
-    members(org: OrgRow, _: unknown, ctx: GraphQLContext) {
+    members(org: OrgRow, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.members(org.id);
     },
-    roles(org: OrgRow, _: unknown, ctx: GraphQLContext) {
+    roles(org: OrgRow, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.roles(org.id);
     },
-    ingestSources(org: OrgRow, _: unknown, ctx: GraphQLContext) {
+    ingestSources(org: OrgRow, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.ingestSources(org.id);
     },
-    apiKeys(org: OrgRow, _: unknown, ctx: GraphQLContext) {
+    apiKeys(org: OrgRow, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.apiKeys(org.id);
     },
   },
   UserAccount: {
-    memberships(user: { id: string }, _: unknown, ctx: GraphQLContext) {
+    memberships(user: { id: string }, _, ctx) {
       return ctx.services.operatorReads.membershipsOf(user.id);
     },
   },

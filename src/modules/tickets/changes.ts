@@ -2,6 +2,7 @@ import { hasPermission, requireApiAccess, requireScope } from "../../auth/guard.
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { forbidden, invalidTransition, notFound, versionMismatch } from "../../errors.ts";
+import type { UpdateTicketInput } from "../../generated/schema.ts";
 import { recordChange } from "../../outbox/changes.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { ticketEvents } from "./events.ts";
@@ -9,7 +10,6 @@ import { ticketJson } from "./json.ts";
 import {
   findTicket,
   isAssignableMember,
-  type TicketPriority,
   type TicketRow,
   type TicketStatus,
   updateTicketRow,
@@ -25,14 +25,6 @@ export const TICKET_MOVES: Record<TicketStatus, readonly TicketStatus[]> = {
   resolved: ["in_progress", "closed"],
   closed: [],
 };
-
-export interface UpdateTicketInput {
-  title?: string | null;
-  description?: string | null;
-  priority?: TicketPriority | null;
-  status?: TicketStatus | null;
-  assigneeId?: string | null;
-}
 
 const FIELDS = ["title", "description", "priority", "status", "assigneeId"] as const;
 /** the field names of the REST answer and of `changes` in ticket.updated */

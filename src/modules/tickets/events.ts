@@ -1,10 +1,19 @@
 import { Type as t } from "@sinclair/typebox";
 import { defineWebhookEvent } from "../../outbox/events.ts";
 
-/** The ticket as `GET /api/v1/tickets/{id}` answers it (snake_case; docs/webhooks.md). */
-const Ticket = t.Record(t.String(), t.Unknown(), { description: "the ticket, as GET answers it" });
-const Changes = t.Record(t.String(), t.Object({ from: t.Unknown(), to: t.Unknown() }));
-const Comment = t.Record(t.String(), t.Unknown(), { description: "the new comment" });
+/** The ticket as `GET /api/v1/tickets/{id}` answers it (its OpenAPI component, snake_case; docs/webhooks.md). */
+const Ticket = t.Unsafe<Record<string, unknown>>({
+  $ref: "#/components/schemas/TicketRecord",
+  description: "the ticket, as GET answers it",
+});
+const Changes = t.Record(
+  t.String(),
+  t.Object({ from: t.Unknown(), to: t.Unknown() }, { title: "FieldChange" }),
+);
+const Comment = t.Unsafe<Record<string, unknown>>({
+  $ref: "#/components/schemas/TicketComment",
+  description: "the new comment",
+});
 
 const event = <P extends Parameters<typeof defineWebhookEvent>[0]["payload"]>(
   type: string,

@@ -1,44 +1,26 @@
-import type { GraphQLResolveInfo } from "graphql";
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { PageArgs } from "../../db/paging.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 import { selects } from "../../graphql/selection.ts";
 import { delivered, type LiveMessage } from "../../outbox/live-subscriptions.ts";
-import type { UpdateTicketInput } from "./changes.ts";
-import type { TicketPriority, TicketStatus } from "./queries.ts";
-import type { CreateTicketInput } from "./service.ts";
 
 /** Thin adapters: the caller's principal and the arguments go to the ticket service. */
-export const ticketResolvers = {
+export const ticketResolvers: Resolvers = {
   Query: {
-    tickets(
-      _: unknown,
-      args: PageArgs & { status?: TicketStatus; priority?: TicketPriority },
-      ctx: GraphQLContext,
-      info: GraphQLResolveInfo,
-    ) {
+    tickets(_, args, ctx, info) {
       return ctx.services.tickets.list(requirePrincipal(ctx), args, {
         description: selects(info, ["data", "description"]),
       });
     },
-    ticket(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+    ticket(_, args, ctx) {
       return ctx.services.tickets.get(requirePrincipal(ctx), args.id);
     },
-    ticketComments(
-      _: unknown,
-      args: PageArgs & { ticketId: string; page?: number | null },
-      ctx: GraphQLContext,
-    ) {
+    ticketComments(_, args, ctx) {
       return ctx.services.tickets.comments(requirePrincipal(ctx), args);
     },
   },
   Subscription: {
     ticketEvents: {
-      subscribe: (
-        _: unknown,
-        args: { ticketId?: string | null; types?: string[] | null },
-        ctx: GraphQLContext,
-      ) => ctx.services.tickets.events(requirePrincipal(ctx), args),
+      subscribe: (_, args, ctx) => ctx.services.tickets.events(requirePrincipal(ctx), args),
       // an event, or the refusal that ends the stream after an auth change (sent as its error)
       resolve: (message: LiveMessage) => {
         const event = delivered(message);
@@ -47,17 +29,13 @@ export const ticketResolvers = {
     },
   },
   Mutation: {
-    createTicket(_: unknown, { input }: { input: CreateTicketInput }, ctx: GraphQLContext) {
+    createTicket(_, { input }, ctx) {
       return ctx.services.tickets.create(requirePrincipal(ctx), input);
     },
-    updateTicket(
-      _: unknown,
-      args: { id: string; input: UpdateTicketInput; expectedVersion?: number | null },
-      ctx: GraphQLContext,
-    ) {
+    updateTicket(_, args, ctx) {
       return ctx.services.tickets.update(requirePrincipal(ctx), args);
     },
-    addTicketComment(_: unknown, args: { ticketId: string; body: string }, ctx: GraphQLContext) {
+    addTicketComment(_, args, ctx) {
       return ctx.services.tickets.addComment(requirePrincipal(ctx), args);
     },
   },

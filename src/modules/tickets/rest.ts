@@ -9,10 +9,10 @@ import {
   UpdateTicketDocument,
 } from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
+import { authErrorResponses, ErrorSchema } from "../../http/error-schemas.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import { listAnswer } from "../../http/links.ts";
 import { envelope, oneOf, PageQuery } from "../../http/list-schemas.ts";
-import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
 import {
   expectedVersion,
   IfMatchHeader,

@@ -3,17 +3,12 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ticketPriorityEnum, ticketStatusEnum } from "../../db/schema/index.ts";
+import type { CreateTicketInput, UpdateTicketInput } from "../../generated/schema.ts";
 import { recordChange } from "../../outbox/changes.ts";
 import type { LiveEvent, LiveHub } from "../../outbox/live.ts";
 import { liveFilter } from "../../outbox/live-filters.ts";
 import { isUuid, Problems } from "../../validation.ts";
-import {
-  DESCRIPTION_LENGTH,
-  TITLE_LENGTH,
-  type UpdateTicketInput,
-  updateTicket,
-  visibleTicket,
-} from "./changes.ts";
+import { DESCRIPTION_LENGTH, TITLE_LENGTH, updateTicket, visibleTicket } from "./changes.ts";
 import { addTicketComment, ticketComments } from "./comments.ts";
 import { ticketEvents } from "./events.ts";
 import { ticketJson } from "./json.ts";
@@ -29,13 +24,6 @@ import {
 export const TICKET_PRIORITIES = ticketPriorityEnum.enumValues;
 export const TICKET_STATUSES = ticketStatusEnum.enumValues;
 export { DESCRIPTION_LENGTH, TITLE_LENGTH };
-
-export interface CreateTicketInput {
-  title: string;
-  description: string;
-  priority?: TicketPriority | null;
-  equipmentId?: string | null;
-}
 
 /** Ticket rules (docs/decisions.md §4 and §6), shared by REST and GraphQL through the resolvers. */
 export class TicketService {

@@ -1,11 +1,10 @@
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { PageArgs } from "../../db/paging.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 
 /** Thin adapter: the caller's principal and the arguments go to the unit service. */
-export const unitResolvers = {
+export const unitResolvers: Resolvers = {
   Query: {
-    equipmentUnits(_: unknown, args: PageArgs, ctx: GraphQLContext) {
+    equipmentUnits(_, args, ctx) {
       return ctx.services.units.list(requirePrincipal(ctx), args);
     },
   },

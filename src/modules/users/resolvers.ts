@@ -1,11 +1,10 @@
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { PageArgs } from "../../db/paging.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
+import type { Resolvers } from "../../graphql/schema.ts";
 
 /** Thin adapter: the caller's principal and the arguments go to the member service. */
-export const memberResolvers = {
+export const memberResolvers: Resolvers = {
   Query: {
-    users(_: unknown, args: PageArgs, ctx: GraphQLContext) {
+    users(_, args, ctx) {
       return ctx.services.members.list(requirePrincipal(ctx), args);
     },
   },

@@ -1,6 +1,6 @@
 import { t } from "elysia";
+import { authErrorResponses, ErrorSchema } from "../../http/error-schemas.ts";
 import { ResponseInt } from "../../http/list-schemas.ts";
-import { authErrorResponses, ErrorSchema } from "../../http/openapi.ts";
 import { WEBHOOK_LIMITS } from "./service.ts";
 
 /** Typebox models of the webhook routes: request validation and the OpenAPI document. */

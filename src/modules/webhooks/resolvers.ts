@@ -1,48 +1,37 @@
 import { requirePrincipal } from "../../auth/guard.ts";
-import type { GraphQLContext } from "../../graphql/context.ts";
-import type { WebhookInput } from "./service.ts";
-
-type PageArgs = { page?: number; limit?: number };
+import type { Resolvers } from "../../graphql/schema.ts";
 
 /** Thin adapters: the caller's principal and the arguments go to the webhook service. */
-export const webhookResolvers = {
+export const webhookResolvers: Resolvers = {
   Query: {
-    webhooks(_: unknown, args: PageArgs, ctx: GraphQLContext) {
+    webhooks(_, args, ctx) {
       return ctx.services.webhooks.list(requirePrincipal(ctx), args);
     },
-    webhook(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+    webhook(_, args, ctx) {
       return ctx.services.webhooks.get(requirePrincipal(ctx), args.id);
     },
-    webhookDeliveries(_: unknown, args: PageArgs & { id: string }, ctx: GraphQLContext) {
+    webhookDeliveries(_, args, ctx) {
       return ctx.services.webhooks.deliveries(requirePrincipal(ctx), args.id, args);
     },
   },
   Mutation: {
-    createWebhook(_: unknown, args: { input: WebhookInput }, ctx: GraphQLContext) {
+    createWebhook(_, args, ctx) {
       return ctx.services.webhooks.create(requirePrincipal(ctx), args.input);
     },
-    updateWebhook(_: unknown, args: { id: string; input: WebhookInput }, ctx: GraphQLContext) {
+    updateWebhook(_, args, ctx) {
       return ctx.services.webhooks.update(requirePrincipal(ctx), args.id, args.input);
     },
-    deleteWebhook(_: unknown, args: { id: string }, ctx: GraphQLContext) {
+    deleteWebhook(_, args, ctx) {
       return ctx.services.webhooks.delete(requirePrincipal(ctx), args.id);
     },
-    rotateWebhookSecret(
-      _: unknown,
-      args: { id: string; gracePeriodHours?: number | null },
-      ctx: GraphQLContext,
-    ) {
+    rotateWebhookSecret(_, args, ctx) {
       return ctx.services.webhooks.rotateSecret(
         requirePrincipal(ctx),
         args.id,
         args.gracePeriodHours,
       );
     },
-    retryWebhookDelivery(
-      _: unknown,
-      args: { id: string; deliveryId: string },
-      ctx: GraphQLContext,
-    ) {
+    retryWebhookDelivery(_, args, ctx) {
       return ctx.services.webhooks.retryDelivery(requirePrincipal(ctx), args.id, args.deliveryId);
     },
   },

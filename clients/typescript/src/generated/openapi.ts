@@ -1,5 +1,6 @@
 // generated — do not edit, run `npx bun run clients/typescript/scripts/generate-types.ts`
-// Source: the service's OpenAPI document (GET /swagger/json), application/json content only.
+// Source: the service's OpenAPI document (GET /swagger/json), application/json content only,
+// and the webhook events' bodies (components WebhookEvent and *Event, from src/features.ts).
 
 export interface paths {
   "/api/v1/whoami": {
@@ -296,7 +297,7 @@ export interface paths {
     };
     /**
      * List a ticket's comments
-     * @description Scope tickets:read, on a ticket the key can read. Newest first.
+     * @description Scope tickets:read, on a ticket the key can read. Newest first; Link rel="next" pages on.
      */
     get: operations["listTicketComments"];
     put?: never;
@@ -1395,6 +1396,329 @@ export interface components {
       /** @description pass as `after`; null on the last page */
       nextCursor: string | null;
     };
+    AlertCreatedEvent: {
+      /** @constant */
+      type: "alert.created";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      /** AlertEventData */
+      data: {
+        /** @description the alert, as GET answers it */
+        alert: components["schemas"]["AlertRecord"];
+      };
+    };
+    AlertAcknowledgedEvent: {
+      /** @constant */
+      type: "alert.acknowledged";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      /** AlertEventData */
+      data: {
+        /** @description the alert, as GET answers it */
+        alert: components["schemas"]["AlertRecord"];
+      };
+    };
+    AlertResolvedEvent: {
+      /** @constant */
+      type: "alert.resolved";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      /** AlertEventData */
+      data: {
+        /** @description the alert, as GET answers it */
+        alert: components["schemas"]["AlertRecord"];
+      };
+    };
+    AlertReopenedEvent: {
+      /** @constant */
+      type: "alert.reopened";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      /** AlertEventData */
+      data: {
+        /** @description the alert, as GET answers it */
+        alert: components["schemas"]["AlertRecord"];
+      };
+    };
+    TicketCreatedEvent: {
+      /** @constant */
+      type: "ticket.created";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** @description the ticket, as GET answers it */
+        ticket: components["schemas"]["TicketRecord"];
+      };
+    };
+    TicketUpdatedEvent: {
+      /** @constant */
+      type: "ticket.updated";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** @description the ticket, as GET answers it */
+        ticket: components["schemas"]["TicketRecord"];
+        changes: {
+          [key: string]: {
+            from: unknown;
+            to: unknown;
+          };
+        };
+      };
+    };
+    TicketCommentedEvent: {
+      /** @constant */
+      type: "ticket.commented";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** @description the ticket, as GET answers it */
+        ticket: components["schemas"]["TicketRecord"];
+        /** @description the new comment */
+        comment: components["schemas"]["TicketComment"];
+      };
+    };
+    EquipmentCreatedEvent: {
+      /** @constant */
+      type: "equipment.created";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** @description the record, as GET answers it */
+        equipment: components["schemas"]["EquipmentRecord"];
+      };
+    };
+    EquipmentUpdatedEvent: {
+      /** @constant */
+      type: "equipment.updated";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** @description the record, as GET answers it */
+        equipment: components["schemas"]["EquipmentRecord"];
+        changes: {
+          [key: string]: {
+            from: unknown;
+            to: unknown;
+          };
+        };
+      };
+    };
+    EquipmentRetiredEvent: {
+      /** @constant */
+      type: "equipment.retired";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** @description the record, as GET answers it */
+        equipment: components["schemas"]["EquipmentRecord"];
+      };
+    };
+    ProjectCreatedEvent: {
+      /** @constant */
+      type: "project.created";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      /** ProjectEventData */
+      data: {
+        project: {
+          /** Format: uuid */
+          id: string;
+          name: string;
+          description: string;
+          /** Format: date-time */
+          createdAt: string;
+          /** Format: date-time */
+          updatedAt: string;
+        };
+      };
+    };
+    ProjectUpdatedEvent: {
+      /** @constant */
+      type: "project.updated";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      /** ProjectEventData */
+      data: {
+        project: {
+          /** Format: uuid */
+          id: string;
+          name: string;
+          description: string;
+          /** Format: date-time */
+          createdAt: string;
+          /** Format: date-time */
+          updatedAt: string;
+        };
+      };
+    };
+    ProjectDeletedEvent: {
+      /** @constant */
+      type: "project.deleted";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      /** ProjectEventData */
+      data: {
+        project: {
+          /** Format: uuid */
+          id: string;
+          name: string;
+          description: string;
+          /** Format: date-time */
+          createdAt: string;
+          /** Format: date-time */
+          updatedAt: string;
+        };
+      };
+    };
+    WebhookDisabledEvent: {
+      /** @constant */
+      type: "webhook.disabled";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** Format: uuid */
+        webhookId: string;
+        url: string;
+        reason: string;
+        failingSince: string | null;
+      };
+    };
+    ApiKeyRotatedEvent: {
+      /** @constant */
+      type: "api_key.rotated";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** ApiKeyEventKey */
+        apiKey: {
+          /** Format: uuid */
+          id: string;
+          name: string;
+          prefix: string;
+          /** Format: uuid */
+          userId: string;
+          scopes: string[];
+          expiresAt: string | null;
+        };
+        /** PreviousKey */
+        previousKey: {
+          /** Format: uuid */
+          id: string;
+          prefix: string;
+          graceEndsAt: string | null;
+        };
+      };
+    };
+    ApiKeyExpiringEvent: {
+      /** @constant */
+      type: "api_key.expiring";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** ApiKeyEventKey */
+        apiKey: {
+          /** Format: uuid */
+          id: string;
+          name: string;
+          prefix: string;
+          /** Format: uuid */
+          userId: string;
+          scopes: string[];
+          expiresAt: string | null;
+        };
+        daysLeft: 30 | 7 | 1;
+      };
+    };
+    ApiKeyExpiredEvent: {
+      /** @constant */
+      type: "api_key.expired";
+      /**
+       * Format: date-time
+       * @description when the change happened
+       */
+      timestamp: string;
+      data: {
+        /** ApiKeyEventKey */
+        apiKey: {
+          /** Format: uuid */
+          id: string;
+          name: string;
+          prefix: string;
+          /** Format: uuid */
+          userId: string;
+          scopes: string[];
+          expiresAt: string | null;
+        };
+      };
+    };
+    /** @description The body of a webhook delivery: narrow on `type`. */
+    WebhookEvent:
+      | components["schemas"]["AlertCreatedEvent"]
+      | components["schemas"]["AlertAcknowledgedEvent"]
+      | components["schemas"]["AlertResolvedEvent"]
+      | components["schemas"]["AlertReopenedEvent"]
+      | components["schemas"]["TicketCreatedEvent"]
+      | components["schemas"]["TicketUpdatedEvent"]
+      | components["schemas"]["TicketCommentedEvent"]
+      | components["schemas"]["EquipmentCreatedEvent"]
+      | components["schemas"]["EquipmentUpdatedEvent"]
+      | components["schemas"]["EquipmentRetiredEvent"]
+      | components["schemas"]["ProjectCreatedEvent"]
+      | components["schemas"]["ProjectUpdatedEvent"]
+      | components["schemas"]["ProjectDeletedEvent"]
+      | components["schemas"]["WebhookDisabledEvent"]
+      | components["schemas"]["ApiKeyRotatedEvent"]
+      | components["schemas"]["ApiKeyExpiringEvent"]
+      | components["schemas"]["ApiKeyExpiredEvent"];
   };
   responses: never;
   parameters: never;

@@ -1,6 +1,6 @@
 /**
  * The error bodies and response headers every route shares, as OpenAPI components, and which of
- * them each kind of route answers with (see openapi-document.ts).
+ * them each kind of route answers with (see document.ts).
  */
 
 /** A: interface A (key, limits, quota); B: interface B (key, plan limit); ingest: no key. */

@@ -6,9 +6,9 @@ import {
   errorResponse,
   headersFor,
   type RouteFamily,
-} from "./openapi-components.ts";
-import type { OpenApiNames } from "./openapi-names.ts";
-import { cleanSchema, hoistNamedSchemas } from "./openapi-schemas.ts";
+} from "./components.ts";
+import type { OpenApiNames } from "./names.ts";
+import { cleanSchema, hoistNamedSchemas } from "./schemas.ts";
 
 /**
  * The one place where the document Elysia generates from the routes' typebox schemas becomes

@@ -5,6 +5,8 @@ import { KeyStore } from "./auth/key-store.ts";
 import { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
+import { PartitionUpkeep, type PartitionUpkeepOptions } from "./db/partition-upkeep.ts";
+import { DAY_MS } from "./db/queries/day-partitions.ts";
 import {
   FEATURE_RESOLVERS,
   FEATURES,
@@ -20,6 +22,7 @@ import { apiDocs } from "./http/api-docs.ts";
 import { createClientIpResolver } from "./http/client-ip.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { graphqlRoute } from "./http/graphql-route.ts";
+import { IDEMPOTENCY_TTL_MS } from "./http/idempotency.ts";
 import { inputGuard } from "./http/input-guard.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { probeRoutes } from "./http/probes.ts";
@@ -66,6 +69,8 @@ export interface AppOptions extends LimitsOptions {
   redisSubscriber?: RedisSubscriber;
   /** how long a dead instance's stream slots last (tests shorten it) */
   liveSlotTimes?: SlotTimes;
+  /** the day-partitioned tables' upkeep job (tests run it by hand with `checkMs: 0`) */
+  partitions?: Partial<PartitionUpkeepOptions> | false;
 }
 
 export interface OrgitApp {
@@ -178,11 +183,26 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     options.audit?.maintenance === false
       ? undefined
       : new AuditMaintenance(database, logger, now, options.audit?.maintenance);
+  const partitions =
+    options.partitions === false
+      ? undefined
+      : new PartitionUpkeep(database, logger, now, {
+          ...options.partitions,
+          retentionMs: {
+            quotaUsage: DAY_MS, // the sliding 24 h window
+            idempotencyKeys: IDEMPOTENCY_TTL_MS,
+            webhookDeliveries:
+              (options.webhooks || undefined)?.retentionMs ??
+              defaultDispatcherOptions(false).retentionMs,
+            ...options.partitions?.retentionMs,
+          },
+        });
   await graphql.services.webhooks.sealClearSecrets(); // rows from before secrets were encrypted
   await resealWebhookSecrets(graphql.services.webhooks, logger);
   await keys.start();
   await infra.auditTrail.start();
   maintenance?.start();
+  partitions?.start();
   await infra.limits.start();
   await dispatcher?.start();
   const jobs =
@@ -199,6 +219,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
       await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox
       await infra.limits.stop(); // writes the last quota counts
       await maintenance?.stop();
+      await partitions?.stop();
       await infra.auditTrail.stop(); // writes the last audit rows
       await keys.stop();
       await live.stop();

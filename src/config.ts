@@ -38,6 +38,9 @@ const EnvSchema = T.Object({
   NODE_ENV: T.Optional(T.String()),
 });
 
+/** Every environment variable the service reads (deploy/ manifests are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
+
 const HINTS: Record<string, string> = {
   PORT: "a port number 1-65535",
   DATABASE_URL: "a postgres:// or postgresql:// URL",

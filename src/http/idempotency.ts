@@ -5,7 +5,6 @@ import type { Database } from "../db/client.ts";
 import {
   completeKey,
   dropStaleKey,
-  findKey,
   pruneKeysBefore,
   releaseKey,
   reserveKey,
@@ -94,7 +93,8 @@ export async function idempotent(
   const deadline = Date.now() + WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     const now = deps.now();
-    if (await reserveKey(database, { apiKeyId, key, requestHash, createdAt: now })) {
+    const reservation = await reserveKey(database, { apiKeyId, key, requestHash, createdAt: now });
+    if (reservation.reserved) {
       const work = runReserved(deps, apiKeyId, key, cipher, create);
       running.set(slot, work);
       try {
@@ -103,7 +103,7 @@ export async function idempotent(
         running.delete(slot);
       }
     }
-    const existing = await findKey(database, apiKeyId, key);
+    const { existing } = reservation;
     if (!existing) continue; // the first request failed and released the key: try to take it
     const age = now.getTime() - existing.createdAt.getTime();
     const stale = existing.statusCode === null ? age > ABANDONED_MS : age > IDEMPOTENCY_TTL_MS;

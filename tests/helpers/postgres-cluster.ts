@@ -191,9 +191,12 @@ export interface Pgbouncer {
   log(): string;
 }
 
-/** PgBouncer in transaction mode in front of `primary`, with few server sessions per pool */
+/**
+ * PgBouncer in transaction mode in front of `primary`, with few server sessions per pool;
+ * `database` "*": every database of that server (the suites make one per test file)
+ */
 export async function startPgbouncer(
-  primary: PostgresServer,
+  primary: Pick<PostgresServer, "port">,
   database: string,
   poolSize = 2,
 ): Promise<Pgbouncer> {
@@ -206,7 +209,9 @@ export async function startPgbouncer(
     join(dir, "pgbouncer.ini"),
     [
       "[databases]",
-      `${database} = host=127.0.0.1 port=${primary.port} dbname=${database}`,
+      database === "*"
+        ? `* = host=127.0.0.1 port=${primary.port}`
+        : `${database} = host=127.0.0.1 port=${primary.port} dbname=${database}`,
       "[pgbouncer]",
       "listen_addr = 127.0.0.1",
       `listen_port = ${port}`,

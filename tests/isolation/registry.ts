@@ -66,7 +66,6 @@ export const ISOLATION_TESTS: Record<string, string> = {
   // the reservation, its lookup and the takeover of an abandoned one
   "src/db/queries/idempotency.ts#completeKey": IDEMPOTENCY,
   "src/db/queries/idempotency.ts#dropStaleKey": IDEMPOTENCY_TAKEOVER,
-  "src/db/queries/idempotency.ts#findKey": IDEMPOTENCY_TAKEOVER,
   "src/db/queries/idempotency.ts#pruneKeysBefore": IDEMPOTENCY_PRUNE,
   "src/db/queries/idempotency.ts#releaseKey": IDEMPOTENCY_RELEASE,
   "src/db/queries/idempotency.ts#reserveKey": IDEMPOTENCY_TAKEOVER,

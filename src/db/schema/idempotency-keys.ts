@@ -13,6 +13,10 @@ import { apiKeys } from "./api-keys.ts";
 /**
  * `Idempotency-Key` reservations and the responses they produced (docs/decisions.md §9). Scoped
  * to the API key, so one caller's key can never replay another caller's response.
+ * Range-partitioned by day on `created_at` (drizzle/0019_day_partitions.sql, which Drizzle
+ * cannot declare): the key includes `created_at` because a partitioned table's unique
+ * constraints must, so one record per (API key, key) is kept by the reservation's advisory lock
+ * (src/db/queries/idempotency.ts), not by the key alone.
  */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
@@ -34,7 +38,7 @@ export const idempotencyKeys = pgTable(
     completedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
-    primaryKey({ columns: [t.apiKeyId, t.key] }),
+    primaryKey({ columns: [t.apiKeyId, t.key, t.createdAt] }),
     index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );

@@ -1,16 +1,18 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { webhookEvents } from "./webhook-events.ts";
 import { webhookSubscriptions } from "./webhook-subscriptions.ts";
 
 /**
  * One event to one subscription. Its id is the Standard Webhooks `webhook-id`, identical
- * across retries so receivers can deduplicate.
+ * across retries so receivers can deduplicate. Range-partitioned by day on `created_at`
+ * (drizzle/0019_day_partitions.sql): the primary key includes `created_at` because a
+ * partitioned table's must; ids are random UUIDs, so `id` alone still names one row.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: uuid().primaryKey().defaultRandom(),
+    id: uuid().notNull().defaultRandom(),
     eventId: uuid()
       .notNull()
       .references(() => webhookEvents.id, { onDelete: "cascade" }),
@@ -31,6 +33,7 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index("webhook_deliveries_sub_idx").on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
     // an event's deliveries: the purge's pending check and its cascade

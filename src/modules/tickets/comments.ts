@@ -24,6 +24,7 @@ export async function ticketComments(
     new Problems()
       .check(Number.isInteger(page) && page >= 1, ["page"], "Must be an integer ≥ 1")
       .check(rest.offset == null, ["offset"], "Give offset or page, not both")
+      .check(rest.after == null, ["after"], "Give either after or page, not both")
       .throwIfAny();
   }
   const limit = rest.limit ?? PAGE_LIMIT.default;

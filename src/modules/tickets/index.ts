@@ -15,7 +15,7 @@ export const tickets = defineFeature({
   name: "tickets",
   routes: ({ auth, idempotency, infra }) => [
     ticketRoutes({ auth, idempotency, publicBaseUrl: infra.config.publicBaseUrl }),
-    ticketExtensionRoutes({ auth, idempotency }),
+    ticketExtensionRoutes({ auth, idempotency, publicBaseUrl: infra.config.publicBaseUrl }),
   ],
   resolvers: ticketResolvers,
   services: { tickets: ({ database, now, live }) => new TicketService(database, now, live) },

@@ -27,24 +27,11 @@ import {
   IdParams,
   TicketComment,
   TicketCommentList,
+  TicketJson,
   TicketRecord,
   UpdateTicketBody,
 } from "./models.ts";
 import { DESCRIPTION_LENGTH, TICKET_PRIORITIES, TICKET_STATUSES, TITLE_LENGTH } from "./service.ts";
-
-/** Interface A's ticket JSON (docs/api.md): snake_case, unlike every other record. */
-export const TicketJson = t.Object(
-  {
-    id: t.String({ format: "uuid" }),
-    title: t.String(),
-    status: oneOf(TICKET_STATUSES),
-    priority: oneOf(TICKET_PRIORITIES),
-    equipment_id: t.Nullable(t.String({ format: "uuid" })),
-    created_by: t.String({ format: "uuid", description: "the key owner's user id" }),
-    created_at: t.String({ format: "date-time" }),
-  },
-  { title: "Ticket" },
-);
 
 const CreateTicketBody = t.Object(
   {
@@ -146,7 +133,8 @@ const { 404: missing, 409: conflict, 412: stale } = versionErrorResponses;
 export const ticketExtensionRoutes = ({
   auth,
   idempotency,
-}: Pick<RestDeps, "auth" | "idempotency">) =>
+  publicBaseUrl,
+}: Pick<RestDeps, "auth" | "idempotency" | "publicBaseUrl">) =>
   new Elysia({ prefix: "/api/v1", tags: ["extensions"] })
     .use(apiKeyAuth(auth))
     .get(
@@ -201,15 +189,22 @@ export const ticketExtensionRoutes = ({
     )
     .get(
       "/tickets/:id/comments",
-      async ({ params, query, run }) =>
-        (await run(ListTicketCommentsDocument, { ticketId: params.id, ...query })).ticketComments,
+      async ({ params, query, request, run, set }) => {
+        const { ticketComments } = await run(ListTicketCommentsDocument, {
+          ticketId: params.id,
+          ...query,
+        });
+        return listAnswer(publicBaseUrl, request, set.headers, ticketComments);
+      },
       {
         params: IdParams,
         query: t.Object(PageQuery),
         response: { 200: TicketCommentList, 400: badRequest, 404: missing, ...authErrorResponses },
         detail: {
           summary: "List a ticket's comments",
-          description: "Scope tickets:read, on a ticket the key can read. Newest first.",
+          description:
+            "Scope tickets:read, on a ticket the key can read. Newest first. `after` (the " +
+            'Link header\'s rel="next") pages by cursor instead of offset.',
         },
       },
     )

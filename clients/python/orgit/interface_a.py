@@ -13,8 +13,10 @@ class Equipment(Resource):
     _path = "/api/v1/equipments"
 
     def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None,
-             status: Optional[m.EquipmentStatus] = None) -> m.EquipmentList:
-        return self._get(self._path, limit=limit, offset=offset, status=status)
+             status: Optional[m.EquipmentStatus] = None,
+             after: Optional[str] = None) -> m.EquipmentList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, limit=limit, offset=offset, status=status, after=after)
 
     def list_all(self, *, status: Optional[m.EquipmentStatus] = None,
                  limit: Optional[int] = None) -> Iterator[m.Equipment]:
@@ -64,9 +66,11 @@ class EquipmentUnits(Resource):
     _path = "/api/v1/equipment-units"
 
     def list(
-        self, *, limit: Optional[int] = None, offset: Optional[int] = None
+        self, *, limit: Optional[int] = None, offset: Optional[int] = None,
+        after: Optional[str] = None,
     ) -> m.EquipmentUnitList:
-        return self._get(self._path, limit=limit, offset=offset)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, limit=limit, offset=offset, after=after)
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.EquipmentUnit]:
         return self._offset_pages(self._path, limit)
@@ -79,8 +83,10 @@ class EquipmentUnits(Resource):
 class Groups(Resource):
     _path = "/api/v1/groups"
 
-    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> m.GroupList:
-        return self._get(self._path, limit=limit, offset=offset)
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None,
+             after: Optional[str] = None) -> m.GroupList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, limit=limit, offset=offset, after=after)
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.Group]:
         return self._offset_pages(self._path, limit)
@@ -93,8 +99,10 @@ class Groups(Resource):
 class Users(Resource):
     _path = "/api/v1/users"
 
-    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> m.UserList:
-        return self._get(self._path, limit=limit, offset=offset)
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None,
+             after: Optional[str] = None) -> m.UserList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, limit=limit, offset=offset, after=after)
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.User]:
         return self._offset_pages(self._path, limit)
@@ -114,8 +122,11 @@ class AgentReleases(Resource):
         offset: Optional[int] = None,
         platform: Optional[str] = None,
         channel: Optional[str] = None,
+        after: Optional[str] = None,
     ) -> m.AgentReleaseList:
-        return self._get(self._path, limit=limit, offset=offset, platform=platform, channel=channel)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, limit=limit, offset=offset, platform=platform, channel=channel,
+                         after=after)
 
     def list_all(self, *, platform: Optional[str] = None, channel: Optional[str] = None,
                  limit: Optional[int] = None) -> Iterator[m.AgentRelease]:
@@ -137,8 +148,11 @@ class Alerts(Resource):
         offset: Optional[int] = None,
         status: Optional[m.AlertStatus] = None,
         severity: Optional[m.AlertSeverity] = None,
+        after: Optional[str] = None,
     ) -> m.AlertList:
-        return self._get(self._path, limit=limit, offset=offset, status=status, severity=severity)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, limit=limit, offset=offset, status=status, severity=severity,
+                         after=after)
 
     def list_all(
         self,
@@ -201,8 +215,11 @@ class Tickets(Resource):
         offset: Optional[int] = None,
         status: Optional[m.TicketStatus] = None,
         priority: Optional[m.TicketPriority] = None,
+        after: Optional[str] = None,
     ) -> m.TicketList:
-        return self._get(self._path, limit=limit, offset=offset, status=status, priority=priority)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, limit=limit, offset=offset, status=status, priority=priority,
+                         after=after)
 
     def list_all(
         self,
@@ -248,10 +265,11 @@ class Tickets(Resource):
                                   body=dict(changes), if_match=if_match)
 
     def list_comments(self, ticket_id: str, *, limit: Optional[int] = None,
-                      offset: Optional[int] = None) -> m.TicketCommentList:
-        """Newest first."""
+                      offset: Optional[int] = None,
+                      after: Optional[str] = None) -> m.TicketCommentList:
+        """Newest first; ``after=orgit.last_response.next_cursor`` for the next page by cursor."""
         return self._get(f"{self._path}/{quote_id(ticket_id)}/comments", limit=limit,
-                         offset=offset)
+                         offset=offset, after=after)
 
     def add_comment(self, ticket_id: str, body: str, *,
                     idempotency_key: Optional[str] = None) -> m.TicketComment:

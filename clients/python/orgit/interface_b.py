@@ -9,8 +9,10 @@ from ._resource import Resource, given, quote_id
 class Projects(Resource):
     _path = "/api/projects"
 
-    def list(self, *, page: Optional[int] = None, limit: Optional[int] = None) -> m.ProjectList:
-        return self._get(self._path, page=page, limit=limit)
+    def list(self, *, page: Optional[int] = None, limit: Optional[int] = None,
+             after: Optional[str] = None) -> m.ProjectList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, page=page, limit=limit, after=after)
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.ProjectSummary]:
         return self._numbered_pages(self._path, limit)
@@ -38,8 +40,10 @@ class Projects(Resource):
 class Webhooks(Resource):
     _path = "/api/webhooks"
 
-    def list(self, *, page: Optional[int] = None, limit: Optional[int] = None) -> m.WebhookList:
-        return self._get(self._path, page=page, limit=limit)
+    def list(self, *, page: Optional[int] = None, limit: Optional[int] = None,
+             after: Optional[str] = None) -> m.WebhookList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(self._path, page=page, limit=limit, after=after)
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.Webhook]:
         return self._numbered_pages(self._path, limit)
@@ -71,8 +75,11 @@ class Webhooks(Resource):
         return self._http.request("DELETE", f"{self._path}/{quote_id(webhook_id)}")
 
     def list_deliveries(self, webhook_id: str, *, page: Optional[int] = None,
-                        limit: Optional[int] = None) -> m.WebhookDeliveryList:
-        return self._get(f"{self._path}/{quote_id(webhook_id)}/deliveries", page=page, limit=limit)
+                        limit: Optional[int] = None,
+                        after: Optional[str] = None) -> m.WebhookDeliveryList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return self._get(f"{self._path}/{quote_id(webhook_id)}/deliveries", page=page, limit=limit,
+                         after=after)
 
     def list_all_deliveries(self, webhook_id: str, *,
                             limit: Optional[int] = None) -> Iterator[m.WebhookDelivery]:

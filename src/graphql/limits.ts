@@ -45,7 +45,7 @@ export const GRAPHQL_LIMITS = {
    * statement, whose fields are columns of that row. The feed's records hold only scalar
    * fields (tests/graphql/change-feed-cost.test.ts fails otherwise), so what one row can carry
    * is bounded by the schema and the alias limit, and the row is counted as a row rather than
-   * field by field: the full 1,000-row page (the REST maximum) costs about 8,050, once per request
+   * field by field: the full 1,000-row page (the REST maximum) costs about 8,030, once per request
    */
   changeRowCost: 8,
   /** the page size of a list field called without `limit` (the API's default) */

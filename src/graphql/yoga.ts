@@ -37,14 +37,15 @@ const GRAPHIQL = {
  * GraphiQL's options with the schema: the page renders with `schema` given to GraphiQL (its
  * options are spread onto the component, which takes an introspection result), so the
  * explorer and completion work at once and "Error fetching schema" never shows for want of a
- * key. Yoga's own option type does not name `schema`, hence the widened type.
+ * key. Built on the first page view, not at start-up (tens of ms for every app built, and most
+ * instances never serve the page). Yoga's own option type does not name `schema`.
  */
-function graphiqlWithSchema(schema: GraphQLSchema): GraphiQLOptions {
-  const options: GraphiQLOptions & { schema: object } = {
-    ...GRAPHIQL,
-    schema: introspectionFromSchema(schema),
+function graphiqlWithSchema(schema: GraphQLSchema): () => GraphiQLOptions {
+  let options: (GraphiQLOptions & { schema: object }) | undefined;
+  return () => {
+    options ??= { ...GRAPHIQL, schema: introspectionFromSchema(schema) };
+    return options;
   };
-  return options;
 }
 
 /**

@@ -140,10 +140,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (Boolean(env_.TLS_CERT_FILE) !== Boolean(env_.TLS_KEY_FILE)) {
     problems.set("TLS_CERT_FILE", "TLS_CERT_FILE and TLS_KEY_FILE must be set together");
   }
-  const trustProxy = (env_.TRUST_PROXY ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const trustProxy = commaList(env_.TRUST_PROXY);
   for (const entry of trustProxy) {
     if (entry !== "loopback" && !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)) {
       problems.set(
@@ -153,10 +150,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }
   }
   const readUrls = databaseProblems(env_, problems);
-  const corsOrigins = (env_.CORS_ORIGINS ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const corsOrigins = commaList(env_.CORS_ORIGINS);
   for (const origin of corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
       problems.set(
@@ -222,12 +216,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+const commaList = (value: string | undefined): string[] =>
+  (value ?? "").split(",").flatMap((s) => (s.trim() ? [s.trim()] : []));
+
 /** The replicas' and the pooler's variables, which only mean something beside DATABASE_URL. */
 function databaseProblems(env: Static<typeof EnvSchema>, problems: Map<string, string>): string[] {
-  const readUrls = (env.DATABASE_READ_URLS ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const readUrls = commaList(env.DATABASE_READ_URLS);
   const bad = readUrls.findIndex((url) => !/^postgres(ql)?:\/\/[^/\s]+/.test(url));
   if (bad >= 0) {
     // which entry, never the URL: it may carry a password

@@ -57,7 +57,6 @@ export class KeyStore {
   private readonly instanceId: string;
   private unlisten?: () => Promise<void>;
   private timers: ReturnType<typeof setInterval>[] = [];
-  /** what else holds a key's rights (open live streams): done before the change is acknowledged */
   private readonly watchers: ((change: AuthChange) => Promise<void>)[] = [];
 
   constructor(
@@ -118,7 +117,8 @@ export class KeyStore {
     const hash = sha256Hex(secret);
     // a cached hash was well formed (or is cached as unknown: the same 401); only a secret
     // that would cost a database read has its format and checksum checked first
-    const record = this.cached(hash) ?? (await this.lookupWellFormed(secret, hash));
+    const hit = this.cached(hash); // null: an unknown hash cached, never read again
+    const record = hit === undefined ? await this.load(secret, hash) : hit;
     if (!record) throw unauthenticated("Invalid API key");
     // a recognised key's refusal goes into its organization's audit trail (refusedWith)
     const key = { apiKeyId: record.keyId, organizationId: record.organizationId };
@@ -211,18 +211,14 @@ export class KeyStore {
       });
   }
 
-  /** Runs `watch` on every auth change this instance hears, before acknowledging it. */
+  /** Runs `watch` (e.g. re-checking open live streams) on every auth change this instance hears, before acknowledging it. */
   watch(watch: (change: AuthChange) => Promise<void>): void {
     this.watchers.push(watch);
   }
 
   private invalidate(change: AuthChange): void {
-    for (const [hash, entry] of this.cache) {
-      const record = entry.record;
-      if (!record) continue;
-      if (
-        change.kind === "key" ? record.keyId === change.id : record.organizationId === change.id
-      ) {
+    for (const [hash, { record }] of this.cache) {
+      if (record && (change.kind === "key" ? record.keyId : record.organizationId) === change.id) {
         this.cache.delete(hash);
       }
     }
@@ -231,14 +227,11 @@ export class KeyStore {
   /** The cached record of a hash; undefined when not cached (or too old), null when unknown. */
   private cached(hash: string): KeyRecord | null | undefined {
     const cached = this.cache.get(hash);
-    if (cached && Date.now() - cached.loadedAt < TTL_MS) return cached.record;
-    return undefined;
+    return cached && Date.now() - cached.loadedAt < TTL_MS ? cached.record : undefined;
   }
 
-  private async lookupWellFormed(secret: string, hash: string): Promise<KeyRecord | null> {
+  private async load(secret: string, hash: string): Promise<KeyRecord | null> {
     if (!isWellFormedApiKey(secret)) throw unauthenticated("Invalid API key");
-    const cached = this.cached(hash); // null: an unknown hash cached, never read again
-    if (cached !== undefined) return cached;
     const now = Date.now();
     const record = await readWithRetry(() => loadKeyRecord(this.database.db, hash));
     if (this.cache.size >= MAX_ENTRIES) {

@@ -316,9 +316,9 @@ export type ListChangesQueryVariables = Exact<{
 
 
 export type ListChangesQuery = { changes: { next: string, hasMore: boolean, data: Array<{ type: ChangeType, id: string, op: ChangeOp, at: string, record:
-        | { id: string, title: string, priority: TicketPriority, equipmentId: string | null, createdBy: string, createdAt: string, ticketStatus: TicketStatus }
-        | { id: string, source: string, externalId: string | null, severity: AlertSeverity, title: string, message: string | null, equipmentId: string | null, occurredAt: string | null, receivedAt: string, alertStatus: AlertStatus }
-        | { id: string, name: string, type: EquipmentType, platform: EquipmentPlatform | null, location: string | null, unitId: string | null, managedBy: string | null, assignedUserId: string | null, createdAt: string, equipmentStatus: EquipmentStatus }
+        | { id: string, title: string, description: string, status: TicketStatus, priority: TicketPriority, equipmentId: string | null, assigneeId: string | null, createdBy: string, createdAt: string, updatedAt: string, version: number }
+        | { id: string, source: string, externalId: string | null, severity: AlertSeverity, title: string, message: string | null, equipmentId: string | null, occurredAt: string | null, receivedAt: string, acknowledgedAt: string | null, acknowledgedBy: string | null, acknowledgementNote: string | null, resolvedAt: string | null, resolvedBy: string | null, resolutionNote: string | null, updatedAt: string, version: number, alertStatus: AlertStatus }
+        | { id: string, name: string, type: EquipmentType, platform: EquipmentPlatform | null, location: string | null, unitId: string | null, managedBy: string | null, assignedUserId: string | null, createdAt: string, updatedAt: string, retiredAt: string | null, version: number, equipmentStatus: EquipmentStatus }
        | null }> } };
 
 export type ListEquipmentQueryVariables = Exact<{
@@ -937,13 +937,7 @@ export const ListChangesDocument = new TypedDocumentString(`
       at
       record {
         ... on Ticket {
-          id
-          title
-          ticketStatus: status
-          priority
-          equipmentId
-          createdBy
-          createdAt
+          ...TicketRecord
         }
         ... on Alert {
           id
@@ -956,6 +950,14 @@ export const ListChangesDocument = new TypedDocumentString(`
           equipmentId
           occurredAt
           receivedAt
+          acknowledgedAt
+          acknowledgedBy
+          acknowledgementNote
+          resolvedAt
+          resolvedBy
+          resolutionNote
+          updatedAt
+          version
         }
         ... on Equipment {
           id
@@ -968,6 +970,9 @@ export const ListChangesDocument = new TypedDocumentString(`
           assignedUserId
           equipmentStatus: status
           createdAt
+          updatedAt
+          retiredAt
+          version
         }
       }
     }
@@ -975,7 +980,19 @@ export const ListChangesDocument = new TypedDocumentString(`
     hasMore
   }
 }
-    `) as unknown as TypedDocumentString<ListChangesQuery, ListChangesQueryVariables>;
+    fragment TicketRecord on Ticket {
+  id
+  title
+  description
+  status
+  priority
+  equipmentId
+  assigneeId
+  createdBy
+  createdAt
+  updatedAt
+  version
+}`) as unknown as TypedDocumentString<ListChangesQuery, ListChangesQueryVariables>;
 export const ListEquipmentDocument = new TypedDocumentString(`
     query ListEquipment($limit: Int, $offset: Int, $after: String, $status: EquipmentStatus) {
   equipments(limit: $limit, offset: $offset, after: $after, status: $status) {

@@ -790,7 +790,7 @@ export type Change = {
   op: ChangeOp;
   /** When the change was written. */
   at: Scalars['DateTime']['output'];
-  /** The record as its list answers it today; null for a delete. */
+  /** The record as its own query answers it now (`ticket`, `alert`, `equipment`); null for a delete. */
   record?: Maybe<ChangeRecord>;
 };
 

@@ -40,6 +40,14 @@ export const GRAPHQL_LIMITS = {
    * items at most, one full bulk creation of 100 and change
    */
   writeItemCost: 50,
+  /**
+   * each row of a change-feed page (`changes`): a feed row and its record, read in the same
+   * statement, whose fields are columns of that row. The feed's records hold only scalar
+   * fields (tests/graphql/change-feed-cost.test.ts fails otherwise), so what one row can carry
+   * is bounded by the schema and the alias limit, and the row is counted as a row rather than
+   * field by field: the full 1,000-row page (the REST maximum) costs about 8,030, once per request
+   */
+  changeRowCost: 8,
   /** the page size of a list field called without `limit` (the API's default) */
   defaultPageSize: 50,
   /** characters of the JSON answer (about its bytes); larger answers are replaced by an error */
@@ -53,7 +61,8 @@ export const limitError = (message: string, code: string) =>
 /**
  * One point per field, plus: a field taking a `limit` (a page of a list) costs its selection
  * times that page size, given or defaulted, so `equipments(limit: 200) { data { id } }` costs
- * about 400; introspection costs what answering it costs, the size of the schema.
+ * about 400; a change-feed page costs `changeRowCost` per row plus its selection once;
+ * introspection costs what answering it costs, the size of the schema.
  */
 export function fieldCost({ type, field, args, childComplexity }: ComplexityEstimatorArgs): number {
   if (type.name === "Mutation") {
@@ -65,7 +74,11 @@ export function fieldCost({ type, field, args, childComplexity }: ComplexityEsti
   if (!hasLimit) return 1 + childComplexity;
   const limit = typeof args.limit === "number" ? args.limit : GRAPHQL_LIMITS.defaultPageSize;
   // an out-of-range limit is refused by the resolver; it still must not make the cost negative
-  return 1 + childComplexity * Math.max(1, limit);
+  const rows = Math.max(1, limit);
+  if (type.name === "Query" && field.name === "changes") {
+    return 1 + childComplexity + GRAPHQL_LIMITS.changeRowCost * rows;
+  }
+  return 1 + childComplexity * rows;
 }
 
 /** Items of every list inside a mutation's arguments (`input.items`, nested lists too). */

@@ -1,5 +1,5 @@
-import { GraphQLError, type GraphQLSchema } from "graphql";
-import { createYoga } from "graphql-yoga";
+import { GraphQLError, type GraphQLSchema, introspectionFromSchema } from "graphql";
+import { createYoga, type GraphiQLOptions } from "graphql-yoga";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import type { ReadRouting } from "../db/database.ts";
@@ -29,9 +29,24 @@ const GRAPHIQL = {
     "# Every request needs an Authorization header: in the\n" +
     "# Headers tab below, replace the placeholder with an API\n" +
     "# key (orgit_…) or the operator token (ADMIN_TOKEN).\n" +
-    "# Until then the schema cannot load (401).\n" +
+    "# The schema (Docs, completion) works without one.\n" +
     "{\n  whoami {\n    organization { id name }\n    user { id role }\n  }\n}\n",
 };
+
+/**
+ * GraphiQL's options with the schema: the page renders with `schema` given to GraphiQL (its
+ * options are spread onto the component, which takes an introspection result), so the
+ * explorer and completion work at once and "Error fetching schema" never shows for want of a
+ * key. Built on the first page view, not at start-up (tens of ms for every app built, and most
+ * instances never serve the page). Yoga's own option type does not name `schema`.
+ */
+function graphiqlWithSchema(schema: GraphQLSchema): () => GraphiQLOptions {
+  let options: (GraphiQLOptions & { schema: object }) | undefined;
+  return () => {
+    options ??= { ...GRAPHIQL, schema: introspectionFromSchema(schema) };
+    return options;
+  };
+}
 
 /**
  * CORS for /graphql (docs/security.md): only an origin listed in CORS_ORIGINS is answered, by
@@ -70,8 +85,10 @@ export function createGraphQLServer(
     schema,
     graphqlEndpoint: "/graphql",
     // GraphiQL from the pinned @graphql-yoga/render-graphiql package (no CDN), loaded on the
-    // first page view only; the headers editor starts with the Authorization line to fill in
-    graphiql: config.production ? false : GRAPHIQL,
+    // first page view only; the headers editor starts with the Authorization line to fill in.
+    // The page carries the schema, so GraphiQL never introspects before a key is typed in
+    // (docs/decisions.md §94): the schema is public (schema/*.graphql), nothing keyless is added
+    graphiql: config.production ? false : graphiqlWithSchema(schema),
     renderGraphiQL: async (options) =>
       (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,

@@ -51,7 +51,7 @@ describeEachDriver("change feed", (driver) => {
     throw new Error("the feed never ended");
   }
 
-  test("creates of each type arrive once, in order, with the record as its list answers it", async () => {
+  test("creates of each type arrive once, in order, with the record as its GET answers it", async () => {
     const start = await drainFrom(undefined);
     const created = await (await send(app, "/api/v1/tickets", { key, body: ticket(1) })).json();
     const ingested = await (
@@ -72,12 +72,24 @@ describeEachDriver("change feed", (driver) => {
       ["alerts", "upsert", ingested.ids[0]],
       ["equipment", "upsert", bulk.items[0].id],
     ]);
-    const listedTicket = (await getJson(app, "/api/v1/tickets?limit=1", key)).body.data[0];
-    expect(seen[0]?.record, "a ticket in snake_case (docs/api.md)").toEqual(listedTicket);
-    const listedAlert = (await getJson(app, "/api/v1/alerts?limit=1", key)).body.data[0];
-    expect(seen[1]?.record).toEqual(listedAlert);
-    const listedEquipment = (await getJson(app, "/api/v1/equipments?limit=1", key)).body.data[0];
-    expect(seen[2]?.record).toEqual(listedEquipment);
+    const got = async (path: string) => (await getJson(app, path, key)).body;
+    expect(seen[0]?.record, "a ticket as GET /tickets/{id} answers it").toEqual(
+      await got(`/api/v1/tickets/${created.id}`),
+    );
+    expect(seen[1]?.record, "an alert as GET /alerts/{id} answers it").toEqual(
+      await got(`/api/v1/alerts/${ingested.ids[0]}`),
+    );
+    expect(seen[2]?.record, "equipment as GET /equipments/{id} answers it").toEqual(
+      await got(`/api/v1/equipments/${bulk.items[0].id}`),
+    );
+    // the same bytes, key order included: a mirror may store the JSON as it comes
+    for (const [change, path] of [
+      [seen[0], `/api/v1/tickets/${created.id}`],
+      [seen[1], `/api/v1/alerts/${ingested.ids[0]}`],
+      [seen[2], `/api/v1/equipments/${bulk.items[0].id}`],
+    ] as const) {
+      expect(JSON.stringify(change?.record), path).toBe(JSON.stringify(await got(path)));
+    }
     expect(Date.parse(seen[0]?.at ?? "")).not.toBeNaN();
   });
 
@@ -114,6 +126,9 @@ describeEachDriver("change feed", (driver) => {
       ["equipment", "delete", gone.items[0].id],
     ]);
     expect(seen[1]?.record).toMatchObject({ id: created.id, status: "closed" });
+    expect(seen[1]?.record, "the update as GET answers it now").toEqual(
+      (await getJson(app, `/api/v1/tickets/${created.id}`, key)).body,
+    );
     expect(seen[3]?.record).toBeNull();
   });
 

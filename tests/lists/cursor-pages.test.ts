@@ -130,6 +130,23 @@ describeEachDriver("cursor pages and Link headers", (driver) => {
     });
   }
 
+  test('a ticket\'s comments: rel="next" walks them by cursor too (after was ignored)', async () => {
+    const ticket = (await getJson(app, "/api/v1/tickets?limit=1", key)).body.data[0];
+    const path = `/api/v1/tickets/${ticket.id}/comments`;
+    for (let n = 0; n < 5; n++) {
+      const added = await send(app, path, { key, body: { body: `Comment ${n}` } });
+      expect(added.status).toBe(201);
+    }
+    const all = (await getJson(app, `${path}?limit=200`, key)).body;
+    const pages = await walk(`${path}?limit=2`);
+    expect(pages.map((page) => page.body.data.length)).toEqual([2, 2, 1]);
+    expect(pages.flatMap((page) => page.body.data)).toEqual(all.data);
+    expect(pages.map((page) => page.body.pagination.offset)).toEqual([0, 2, 4]);
+    expect(pages.at(-1)?.links.next, "no next on the last page").toBeUndefined();
+    const bad = await getJson(app, `${path}?after=nope`, key);
+    expect(bad.status, "a cursor that is not one is refused, not ignored").toBe(400);
+  });
+
   test("prev by offset leads back to the page before a cursor page", async () => {
     const pages = await walk("/api/v1/tickets?limit=2");
     const third = pages[2];

@@ -140,4 +140,31 @@ describe("docs in a browser, offline", () => {
       await close();
     }
   }, 60_000);
+
+  test("GraphiQL's first load has the schema, with no key and no Re-fetch: Docs list the queries", async () => {
+    const { page, external, close } = await offlinePage();
+    try {
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      const asked: string[] = [];
+      page.on("request", (request) => {
+        if (request.method() === "POST") asked.push(request.url());
+      });
+      await page.goto(`${base}/graphql`);
+      const container = page.locator(".graphiql-container").first();
+      await container.waitFor({ timeout: 30_000 });
+      await page.getByRole("button", { name: /Show Documentation Explorer/i }).click();
+      const docs = page.locator(".graphiql-doc-explorer");
+      await docs.getByText("Query", { exact: true }).first().click();
+      await docs.getByText("whoami", { exact: true }).first().waitFor({ timeout: 20_000 });
+      await page.screenshot({ path: `${SCREENSHOT_DIR}graphiql-docs.png` });
+      const text = (await container.textContent()) ?? "";
+      expect(text, "the schema loaded as the page opened").not.toContain("Error fetching schema");
+      expect(asked, "no introspection was sent without a key").toEqual([]);
+      expect(errors).toEqual([]);
+      expect(external).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
 });

@@ -19,7 +19,7 @@ USER_AGENT = f"orgit-python/{__version__}"
 
 def backoff(attempt: int) -> float:
     """0.5 s · 2^attempt with ±25 % jitter, at most 8 s."""
-    return min(8.0, 0.5 * 2**attempt * random.uniform(0.75, 1.25))
+    return min(8.0, 0.5 * 2.0**attempt * random.uniform(0.75, 1.25))
 
 
 def new_idempotency_key() -> str:

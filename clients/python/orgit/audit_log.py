@@ -2,7 +2,7 @@
 
 import datetime
 import json
-from typing import Iterator, Optional, Union
+from typing import Iterator, Optional, Union, cast
 
 from . import models as m
 from ._resource import Resource
@@ -37,9 +37,12 @@ class AuditLog(Resource):
         limit: Optional[int] = None,
     ) -> m.AuditLogPage:
         """One page, newest first; pass ``after=page["nextCursor"]`` for the next one."""
-        return self._get(
-            self._path, keyId=key_id, userId=user_id, route=route, statusClass=status_class,
-            ip=ip, **{"from": _iso(start), "to": _iso(end)}, after=after, limit=limit,
+        return cast(
+            m.AuditLogPage,
+            self._get(
+         self._path, keyId=key_id, userId=user_id, route=route, statusClass=status_class,
+         ip=ip, **{"from": _iso(start), "to": _iso(end)}, after=after, limit=limit,
+     ),
         )
 
     def list_all(self, *, limit: int = 200, **filters: Optional[When]) -> Iterator[m.AuditEntry]:

@@ -1,6 +1,6 @@
 """The change feed (``GET /api/v1/changes``): incremental sync of tickets, alerts and equipment."""
 
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, Optional, Sequence, cast
 
 from . import models as m
 from ._resource import Resource
@@ -13,7 +13,7 @@ class Changes(Resource):
              since: Optional[str] = None, limit: Optional[int] = None) -> m.ChangeList:
         """One answer of the feed: ``{"data", "next", "hasMore"}``."""
         joined = ",".join(types) if types is not None else None
-        return self._get(self._path, types=joined, since=since, limit=limit)
+        return cast(m.ChangeList, self._get(self._path, types=joined, since=since, limit=limit))
 
     def sync(self, types: Optional[Sequence[m.ChangeType]] = None,
              since: Optional[str] = None, *, limit: int = 1000) -> Iterator[m.ChangeList]:

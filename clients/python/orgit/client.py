@@ -1,7 +1,7 @@
 """The Orgit client: configuration, and one attribute per resource of interfaces A and B."""
 
 import os
-from typing import Callable, Optional
+from typing import Callable, Optional, cast
 
 from . import models as m
 from ._http import Transport
@@ -79,8 +79,8 @@ class Orgit:
         return self._http.last_response
 
     def whoami(self) -> m.Whoami:
-        return self._http.request("GET", "/api/v1/whoami")
+        return cast(m.Whoami, self._http.request("GET", "/api/v1/whoami"))
 
     def health(self) -> m.Health:
         """``{"status": "ok"}`` while the key is valid and the daily quota not spent."""
-        return self._http.request("GET", "/api/v1/health")
+        return cast(m.Health, self._http.request("GET", "/api/v1/health"))

@@ -1,6 +1,6 @@
 """Interface A resources (``/api/v1``, and the keyless ``/install`` links)."""
 
-from typing import Iterator, Optional, Sequence, Union
+from typing import Iterator, Optional, Sequence, Union, cast
 
 from . import models as m
 from ._resource import Resource, given, quote_id
@@ -13,8 +13,13 @@ class Equipment(Resource):
     _path = "/api/v1/equipments"
 
     def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None,
-             status: Optional[m.EquipmentStatus] = None) -> m.EquipmentList:
-        return self._get(self._path, limit=limit, offset=offset, status=status)
+             status: Optional[m.EquipmentStatus] = None,
+             after: Optional[str] = None) -> m.EquipmentList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return cast(
+            m.EquipmentList,
+            self._get(self._path, limit=limit, offset=offset, status=status, after=after),
+        )
 
     def list_all(self, *, status: Optional[m.EquipmentStatus] = None,
                  limit: Optional[int] = None) -> Iterator[m.Equipment]:
@@ -34,39 +39,56 @@ class Equipment(Resource):
     ) -> m.BulkCreateResult:
         """Up to 100 records; each item's failure is in ``errors``, the rest are created."""
         body = given(items=list(items), tokenKind=token_kind)
-        return self._create(f"{self._path}/bulk-create", body, idempotency_key)
+        return cast(
+            m.BulkCreateResult,
+            self._create(f"{self._path}/bulk-create", body, idempotency_key),
+        )
 
     def get(self, equipment_id: str) -> m.EquipmentRecord:
         """One record, with ``updatedAt``, ``retiredAt`` and ``version``."""
-        return self._get(f"{self._path}/{quote_id(equipment_id)}")
+        return cast(m.EquipmentRecord, self._get(f"{self._path}/{quote_id(equipment_id)}"))
 
     def update(self, equipment_id: str, changes: m.UpdateEquipmentRequest, *,
                if_match: Optional[Version] = None) -> m.EquipmentRecord:
         """At least one field; ``None`` clears an optional one. 409 once retired."""
-        return self._http.request("PATCH", f"{self._path}/{quote_id(equipment_id)}",
-                                  body=dict(changes), if_match=if_match)
+        return cast(
+            m.EquipmentRecord,
+            self._http.request("PATCH", f"{self._path}/{quote_id(equipment_id)}",
+                               body=dict(changes), if_match=if_match),
+        )
 
     def retire(self, equipment_id: str, *, if_match: Optional[Version] = None,
                idempotency_key: Optional[str] = None) -> m.EquipmentRecord:
         """Status ``retired``, for good."""
         path = f"{self._path}/{quote_id(equipment_id)}/retire"
-        return self._http.request("POST", path, idempotency_key=idempotency_key,
-                                  if_match=if_match)
+        return cast(
+            m.EquipmentRecord,
+            self._http.request("POST", path, idempotency_key=idempotency_key,
+                               if_match=if_match),
+        )
 
 
 class Install(Resource):
     def get(self, token: str) -> m.InstallLink:
         """An agent install link (sent without the API key: the token is the credential)."""
-        return self._http.request("GET", f"/install/{quote_id(token)}", authenticated=False)
+        return cast(
+            m.InstallLink,
+            self._http.request("GET", f"/install/{quote_id(token)}", authenticated=False),
+        )
 
 
 class EquipmentUnits(Resource):
     _path = "/api/v1/equipment-units"
 
     def list(
-        self, *, limit: Optional[int] = None, offset: Optional[int] = None
+        self, *, limit: Optional[int] = None, offset: Optional[int] = None,
+        after: Optional[str] = None,
     ) -> m.EquipmentUnitList:
-        return self._get(self._path, limit=limit, offset=offset)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return cast(
+            m.EquipmentUnitList,
+            self._get(self._path, limit=limit, offset=offset, after=after),
+        )
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.EquipmentUnit]:
         return self._offset_pages(self._path, limit)
@@ -79,8 +101,10 @@ class EquipmentUnits(Resource):
 class Groups(Resource):
     _path = "/api/v1/groups"
 
-    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> m.GroupList:
-        return self._get(self._path, limit=limit, offset=offset)
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None,
+             after: Optional[str] = None) -> m.GroupList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return cast(m.GroupList, self._get(self._path, limit=limit, offset=offset, after=after))
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.Group]:
         return self._offset_pages(self._path, limit)
@@ -93,8 +117,10 @@ class Groups(Resource):
 class Users(Resource):
     _path = "/api/v1/users"
 
-    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None) -> m.UserList:
-        return self._get(self._path, limit=limit, offset=offset)
+    def list(self, *, limit: Optional[int] = None, offset: Optional[int] = None,
+             after: Optional[str] = None) -> m.UserList:
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return cast(m.UserList, self._get(self._path, limit=limit, offset=offset, after=after))
 
     def list_all(self, *, limit: Optional[int] = None) -> Iterator[m.User]:
         return self._offset_pages(self._path, limit)
@@ -114,8 +140,14 @@ class AgentReleases(Resource):
         offset: Optional[int] = None,
         platform: Optional[str] = None,
         channel: Optional[str] = None,
+        after: Optional[str] = None,
     ) -> m.AgentReleaseList:
-        return self._get(self._path, limit=limit, offset=offset, platform=platform, channel=channel)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return cast(
+            m.AgentReleaseList,
+            self._get(self._path, limit=limit, offset=offset, platform=platform, channel=channel,
+                      after=after),
+        )
 
     def list_all(self, *, platform: Optional[str] = None, channel: Optional[str] = None,
                  limit: Optional[int] = None) -> Iterator[m.AgentRelease]:
@@ -137,8 +169,14 @@ class Alerts(Resource):
         offset: Optional[int] = None,
         status: Optional[m.AlertStatus] = None,
         severity: Optional[m.AlertSeverity] = None,
+        after: Optional[str] = None,
     ) -> m.AlertList:
-        return self._get(self._path, limit=limit, offset=offset, status=status, severity=severity)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return cast(
+            m.AlertList,
+            self._get(self._path, limit=limit, offset=offset, status=status, severity=severity,
+                      after=after),
+        )
 
     def list_all(
         self,
@@ -165,11 +203,14 @@ class Alerts(Resource):
         """One alert, a batch ``{"alerts": [...]}`` or a list of alerts; 202. Sent without the
         API key (the caller's address must be an ingest source); not retried on 5xx."""
         body = {"alerts": list(alerts)} if isinstance(alerts, (list, tuple)) else alerts
-        return self._http.request("POST", f"{self._path}/ingest", body=body, authenticated=False)
+        return cast(
+            m.IngestResult,
+            self._http.request("POST", f"{self._path}/ingest", body=body, authenticated=False),
+        )
 
     def get(self, alert_id: str) -> m.AlertRecord:
         """One alert, with who acknowledged or resolved it, when and why, and ``version``."""
-        return self._get(f"{self._path}/{quote_id(alert_id)}")
+        return cast(m.AlertRecord, self._get(f"{self._path}/{quote_id(alert_id)}"))
 
     def acknowledge(self, alert_id: str, *, note: Optional[str] = None,
                     if_match: Optional[Version] = None) -> m.AlertRecord:
@@ -188,7 +229,7 @@ class Alerts(Resource):
     def _move(self, alert_id: str, move: str, note: Optional[str],
               if_match: Optional[Version]) -> m.AlertRecord:
         path = f"{self._path}/{quote_id(alert_id)}/{move}"
-        return self._create(path, given(note=note), None, if_match)
+        return cast(m.AlertRecord, self._create(path, given(note=note), None, if_match))
 
 
 class Tickets(Resource):
@@ -201,8 +242,14 @@ class Tickets(Resource):
         offset: Optional[int] = None,
         status: Optional[m.TicketStatus] = None,
         priority: Optional[m.TicketPriority] = None,
+        after: Optional[str] = None,
     ) -> m.TicketList:
-        return self._get(self._path, limit=limit, offset=offset, status=status, priority=priority)
+        """One page; ``after=orgit.last_response.next_cursor`` for the next one by cursor."""
+        return cast(
+            m.TicketList,
+            self._get(self._path, limit=limit, offset=offset, status=status, priority=priority,
+                      after=after),
+        )
 
     def list_all(
         self,
@@ -235,23 +282,30 @@ class Tickets(Resource):
         """A ticket on behalf of the key's owner; the answer's fields are snake_case."""
         body = given(title=title, description=description, priority=priority,
                       equipmentId=equipment_id)
-        return self._create(self._path, body, idempotency_key)
+        return cast(m.Ticket, self._create(self._path, body, idempotency_key))
 
     def get(self, ticket_id: str) -> m.TicketRecord:
         """One ticket, with ``description``, ``assignee_id``, ``updated_at`` and ``version``."""
-        return self._get(f"{self._path}/{quote_id(ticket_id)}")
+        return cast(m.TicketRecord, self._get(f"{self._path}/{quote_id(ticket_id)}"))
 
     def update(self, ticket_id: str, changes: m.UpdateTicketRequest, *,
                if_match: Optional[Version] = None) -> m.TicketRecord:
         """title, description, priority, status or assigneeId (``None`` unassigns)."""
-        return self._http.request("PATCH", f"{self._path}/{quote_id(ticket_id)}",
-                                  body=dict(changes), if_match=if_match)
+        return cast(
+            m.TicketRecord,
+            self._http.request("PATCH", f"{self._path}/{quote_id(ticket_id)}",
+                               body=dict(changes), if_match=if_match),
+        )
 
     def list_comments(self, ticket_id: str, *, limit: Optional[int] = None,
-                      offset: Optional[int] = None) -> m.TicketCommentList:
-        """Newest first."""
-        return self._get(f"{self._path}/{quote_id(ticket_id)}/comments", limit=limit,
-                         offset=offset)
+                      offset: Optional[int] = None,
+                      after: Optional[str] = None) -> m.TicketCommentList:
+        """Newest first; ``after=orgit.last_response.next_cursor`` for the next page by cursor."""
+        return cast(
+            m.TicketCommentList,
+            self._get(f"{self._path}/{quote_id(ticket_id)}/comments", limit=limit,
+                      offset=offset, after=after),
+        )
 
     def paginate_comments(self, ticket_id: str, *, limit: int = 200) -> Iterator[m.TicketComment]:
         """Every comment, newest first, by cursor pages (``Link: rel="next"``)."""
@@ -261,4 +315,4 @@ class Tickets(Resource):
                     idempotency_key: Optional[str] = None) -> m.TicketComment:
         """1 to 10,000 characters."""
         path = f"{self._path}/{quote_id(ticket_id)}/comments"
-        return self._create(path, {"body": body}, idempotency_key)
+        return cast(m.TicketComment, self._create(path, {"body": body}, idempotency_key))

@@ -2,8 +2,11 @@
 
 import email.utils
 import time
+import urllib.parse
 from dataclasses import dataclass
 from typing import Mapping, Optional, Union
+
+from .pagination import next_link
 
 __all__ = ["QuotaValue", "RateLimitInfo", "QuotaInfo", "ResponseMeta", "parse_meta",
            "parse_retry_after"]
@@ -45,6 +48,15 @@ class ResponseMeta:
     idempotent_replayed: bool
     headers: Mapping[str, str]
     """every header, names in lower case"""
+
+    @property
+    def next_cursor(self) -> Optional[str]:
+        """A list's next page as ``after=`` takes it (its ``Link: rel="next"``); None on the last."""
+        link = next_link(self.headers)
+        if link is None:
+            return None
+        after = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query).get("after")
+        return after[0] if after else None
 
 
 def _int(value: Optional[str]) -> Optional[int]:

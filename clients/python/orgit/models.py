@@ -722,8 +722,8 @@ class Change(TypedDict):
     id: str
     op: ChangeOp
     at: str
-    record: Optional[Union[Ticket, Alert, Equipment]]
-    """the record as its list answers it today (tickets snake_case); None for a delete"""
+    record: Optional[Union[TicketRecord, AlertRecord, EquipmentRecord]]
+    """the record as its GET answers it now (tickets snake_case); None for a delete"""
 
 
 class ChangeList(TypedDict):

@@ -1,6 +1,12 @@
 import { Elysia, t } from "elysia";
 import { validationFailed } from "../../errors.ts";
-import { ListChangesDocument, type ListChangesQuery } from "../../generated/graphql.ts";
+import {
+  type AlertRecordFragment,
+  type EquipmentRecordFragment,
+  ListChangesDocument,
+  type ListChangesQuery,
+  type TicketRecordFragment,
+} from "../../generated/graphql.ts";
 import { apiKeyAuth, type RestDeps } from "../../http/auth.ts";
 import {
   authErrorResponses,
@@ -8,9 +14,10 @@ import {
   validationErrorResponse,
 } from "../../http/error-schemas.ts";
 import { oneOf } from "../../http/list-schemas.ts";
-import { Alert } from "../alerts/rest.ts";
-import { EquipmentJson } from "../equipment/rest.ts";
-import { TicketJson } from "../tickets/rest.ts";
+import { AlertRecord } from "../alerts/models.ts";
+import { EquipmentRecord } from "../equipment/models.ts";
+import { ticketJson } from "../tickets/json.ts";
+import { TicketRecord } from "../tickets/models.ts";
 import { CHANGE_LIMIT, CHANGE_TYPES } from "./service.ts";
 
 const ChangeJson = t.Object(
@@ -19,8 +26,9 @@ const ChangeJson = t.Object(
     id: t.String({ format: "uuid" }),
     op: oneOf(["upsert", "delete"], "upsert: created or changed; delete: gone, or no longer yours"),
     at: t.String({ format: "date-time", description: "when the change was written" }),
-    record: t.Union([TicketJson, Alert, EquipmentJson, t.Null()], {
-      description: "the record as its list answers it today; null for a delete",
+    record: t.Union([TicketRecord, AlertRecord, EquipmentRecord, t.Null()], {
+      description:
+        "the record as its GET (/tickets/{id}, /alerts/{id}, /equipments/{id}) answers it now; null for a delete",
     }),
   },
   { title: "Change" },
@@ -38,48 +46,33 @@ const ChangePage = t.Object(
 type ChangeOut = ListChangesQuery["changes"]["data"][number];
 type RecordOut = NonNullable<ChangeOut["record"]>;
 
-/** Each record in its list's JSON: tickets in snake_case (docs/api.md), the others camelCase. */
+/** `record` with one key renamed where it stands, so the answer keeps its GET's key order. */
+function renamed<T extends object, From extends keyof T & string, To extends string>(
+  record: T,
+  from: From,
+  to: To,
+) {
+  const entries = Object.entries(record).map(([key, value]) => [key === from ? to : key, value]);
+  return Object.fromEntries(entries) as Omit<T, From> & Record<To, T[From]>;
+}
+
+/**
+ * Each record exactly as its GET answers it: a ticket through the tickets' own mapping
+ * (snake_case), an alert and an equipment record as their fragments (GET /alerts/{id} and
+ * GET /equipments/{id} answer those as they are). The fragment types make a field added to a
+ * record but not to the feed's operation a type error here.
+ */
 function recordJson(record: RecordOut | null) {
   if (record === null) return null;
-  if ("ticketStatus" in record) {
-    return {
-      id: record.id,
-      title: record.title,
-      status: record.ticketStatus,
-      priority: record.priority,
-      equipment_id: record.equipmentId,
-      created_by: record.createdBy,
-      created_at: record.createdAt,
-    };
-  }
   if ("alertStatus" in record) {
-    const { alertStatus, ...rest } = record;
-    return {
-      id: rest.id,
-      source: rest.source,
-      externalId: rest.externalId,
-      severity: rest.severity,
-      status: alertStatus,
-      title: rest.title,
-      message: rest.message,
-      equipmentId: rest.equipmentId,
-      occurredAt: rest.occurredAt,
-      receivedAt: rest.receivedAt,
-    };
+    const alert: AlertRecordFragment = renamed(record, "alertStatus", "status");
+    return alert;
   }
-  const { equipmentStatus, ...rest } = record;
-  return {
-    id: rest.id,
-    name: rest.name,
-    type: rest.type,
-    platform: rest.platform,
-    location: rest.location,
-    unitId: rest.unitId,
-    managedBy: rest.managedBy,
-    assignedUserId: rest.assignedUserId,
-    status: equipmentStatus,
-    createdAt: rest.createdAt,
-  };
+  if ("equipmentStatus" in record) {
+    const equipment: EquipmentRecordFragment = renamed(record, "equipmentStatus", "status");
+    return equipment;
+  }
+  return ticketJson(record satisfies TicketRecordFragment);
 }
 
 /** `types=tickets,alerts`: a comma list of known types (absent: every type the key may read). */

@@ -35,9 +35,6 @@ import {
   UpdateEquipmentBody,
 } from "./models.ts";
 
-/** the list's record (the change feed shows it too) */
-export { EquipmentJson };
-
 /** GET /api/v1/equipments and POST /api/v1/equipments/bulk-create. */
 export const equipmentRoutes = ({ auth, idempotency, publicBaseUrl }: RestDeps) =>
   new Elysia({ prefix: "/api/v1", tags: ["equipment"] })

@@ -3,10 +3,24 @@ import { envelope, oneOf, ResponseInt } from "../../http/list-schemas.ts";
 import { COMMENT_LENGTH } from "./comments.ts";
 import { DESCRIPTION_LENGTH, TICKET_PRIORITIES, TICKET_STATUSES, TITLE_LENGTH } from "./service.ts";
 
-/** Typebox schemas of the ticket extension routes (docs/api.md); the list's and creation's are in rest.ts. */
+/** Typebox schemas of the ticket routes (docs/api.md); creation's body is in rest.ts. */
 
 const Uuid = t.String({ format: "uuid" });
 const Timestamp = t.String({ format: "date-time" });
+
+/** Interface A's ticket JSON (docs/api.md): snake_case, unlike every other record. */
+export const TicketJson = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    title: t.String(),
+    status: oneOf(TICKET_STATUSES),
+    priority: oneOf(TICKET_PRIORITIES),
+    equipment_id: t.Nullable(t.String({ format: "uuid" })),
+    created_by: t.String({ format: "uuid", description: "the key owner's user id" }),
+    created_at: t.String({ format: "date-time" }),
+  },
+  { title: "Ticket" },
+);
 
 /** One ticket as GET /tickets/{id} answers it: snake_case like every ticket, plus description and version. */
 export const TicketRecord = t.Object(

@@ -27,24 +27,11 @@ import {
   IdParams,
   TicketComment,
   TicketCommentList,
+  TicketJson,
   TicketRecord,
   UpdateTicketBody,
 } from "./models.ts";
 import { DESCRIPTION_LENGTH, TICKET_PRIORITIES, TICKET_STATUSES, TITLE_LENGTH } from "./service.ts";
-
-/** Interface A's ticket JSON (docs/api.md): snake_case, unlike every other record. */
-export const TicketJson = t.Object(
-  {
-    id: t.String({ format: "uuid" }),
-    title: t.String(),
-    status: oneOf(TICKET_STATUSES),
-    priority: oneOf(TICKET_PRIORITIES),
-    equipment_id: t.Nullable(t.String({ format: "uuid" })),
-    created_by: t.String({ format: "uuid", description: "the key owner's user id" }),
-    created_at: t.String({ format: "date-time" }),
-  },
-  { title: "Ticket" },
-);
 
 const CreateTicketBody = t.Object(
   {
@@ -213,7 +200,8 @@ export const ticketExtensionRoutes = ({
         detail: {
           summary: "List a ticket's comments",
           description:
-            'Scope tickets:read, on a ticket the key can read. Newest first; Link rel="next" pages on.',
+            "Scope tickets:read, on a ticket the key can read. Newest first. `after` (the " +
+            'Link header\'s rel="next") pages by cursor instead of offset.',
         },
       },
     )

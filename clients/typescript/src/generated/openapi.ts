@@ -297,7 +297,7 @@ export interface paths {
     };
     /**
      * List a ticket's comments
-     * @description Scope tickets:read, on a ticket the key can read. Newest first; Link rel="next" pages on.
+     * @description Scope tickets:read, on a ticket the key can read. Newest first. `after` (the Link header's rel="next") pages by cursor instead of offset.
      */
     get: operations["listTicketComments"];
     put?: never;
@@ -1351,11 +1351,11 @@ export interface components {
        * @description when the change was written
        */
       at: string;
-      /** @description the record as its list answers it today; null for a delete */
+      /** @description the record as its GET (/tickets/{id}, /alerts/{id}, /equipments/{id}) answers it now; null for a delete */
       record:
-        | components["schemas"]["Ticket"]
-        | components["schemas"]["Alert"]
-        | components["schemas"]["Equipment"]
+        | components["schemas"]["TicketRecord"]
+        | components["schemas"]["AlertRecord"]
+        | components["schemas"]["EquipmentRecord"]
         | null;
     };
     /** ChangePage */

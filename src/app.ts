@@ -30,7 +30,6 @@ import { createLimits, type LimitsOptions } from "./limits/create.ts";
 import { noLimits } from "./limits/limits.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { findAlert } from "./modules/alerts/queries.ts";
-import { AuditMaintenance, type AuditMaintenanceOptions } from "./modules/audit/maintenance.ts";
 import { findEquipment } from "./modules/equipment/queries.ts";
 import type { RouteContext } from "./modules/feature.ts";
 import { findTicket } from "./modules/tickets/queries.ts";
@@ -56,10 +55,10 @@ export interface AppOptions extends LimitsOptions {
   webhooks?: Partial<DispatcherOptions> | false;
   /** DNS of the webhook URL check at subscription time; by default the dispatcher's `resolve` */
   resolveHost?: Resolve;
-  /** false: the features' periodic jobs (retention runs) are not started; tests run them */
+  /** false: the features' periodic jobs (retention, audit upkeep…) are not started; tests run them */
   backgroundJobs?: boolean;
-  /** the audit trail's recorder (enabled: false records nothing) and its upkeep job */
-  audit?: AuditTrailOptions & { maintenance?: AuditMaintenanceOptions | false };
+  /** the audit trail's recorder (enabled: false records nothing); its upkeep is a feature job */
+  audit?: AuditTrailOptions;
 }
 
 export interface OrgitApp {
@@ -164,14 +163,9 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
         });
   const app = buildElysia(infra, graphql, buildSchema(FEATURE_RESOLVERS));
   for (const route of app.routes) infra.routeTemplates.add(route.path);
-  const maintenance =
-    options.audit?.maintenance === false
-      ? undefined
-      : new AuditMaintenance(database, logger, now, options.audit?.maintenance);
   await graphql.services.webhooks.sealClearSecrets(); // rows from before secrets were encrypted
   await keys.start();
   await infra.auditTrail.start();
-  maintenance?.start();
   await infra.limits.start();
   await dispatcher?.start();
   const jobs =
@@ -187,7 +181,6 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
       for (const job of jobs) await job.stop();
       await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox
       await infra.limits.stop(); // writes the last quota counts
-      await maintenance?.stop();
       await infra.auditTrail.stop(); // writes the last audit rows
       await keys.stop();
       await live.stop();

@@ -6,6 +6,7 @@ import { pageResponse, seeOther } from "./html.ts";
 import { forbiddenPage, HOME, pageFailSafe } from "./layout.ts";
 import {
   clearCookie,
+  clientIpOf,
   cookie,
   field,
   originAllowed,
@@ -85,7 +86,7 @@ export const passkeySignInPages = ({ services }: Pick<PageDeps, "services">) => 
         }
         const result: PasskeySignIn =
           attempt && ATTEMPT.test(attempt)
-            ? await passkeys.signIn(attempt, field(body, "response"))
+            ? await passkeys.signIn(attempt, field(body, "response"), clientIpOf(request))
             : { kind: "expired" };
         if (result.kind !== "ok") {
           const status = result.kind === "expired" ? 400 : 401;

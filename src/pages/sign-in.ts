@@ -6,6 +6,7 @@ import { pageResponse, seeOther } from "./html.ts";
 import { forbiddenPage, HOME, messagePage, pageFailSafe } from "./layout.ts";
 import {
   clearCookie,
+  clientIpOf,
   clientNetworkOf,
   cookie,
   field,
@@ -79,6 +80,7 @@ export const signInPages = ({ services }: Pick<PageDeps, "services">) => {
           email,
           field(body, "password"),
           clientNetworkOf(request),
+          clientIpOf(request),
         );
         if (result.kind === "throttled") {
           const response = loginPage(429, {

@@ -7,6 +7,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
+import type { AuditTrail } from "../../auth/audit-trail.ts";
 import type { SessionMember, SessionStore } from "../../auth/sessions.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
@@ -26,8 +27,10 @@ import {
   insertCredential,
   recordCredentialUse,
 } from "./queries.ts";
+import type { AddResult, PasskeySignIn, PasskeyView, Verified } from "./results.ts";
 
 export { relyingParty } from "./ceremonies.ts";
+export type { AddResult, PasskeySignIn, PasskeyView } from "./results.ts";
 
 /** The bounds the pages show and apply (the pages read them from the service). */
 export const PASSKEY_LIMITS = {
@@ -41,19 +44,6 @@ export const PASSKEY_LIMITS = {
 /** The transports WebAuthn defines; anything else the browser reports is dropped. */
 const TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);
 
-export interface PasskeyView {
-  id: string;
-  name: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
-
-export type AddResult =
-  | { kind: "ok"; passkey: PasskeyView }
-  | { kind: "bad-name" | "expired" | "invalid" | "duplicate" | "too-many" };
-export type PasskeySignIn =
-  | { kind: "ok"; token: string; userId: string }
-  | { kind: "expired" | "unknown" | "invalid" | "replayed" };
 /** Passkeys of the settings screen: add, list, remove, sign in (the policy: policy.ts). */
 export class PasskeyService {
   constructor(
@@ -62,6 +52,8 @@ export class PasskeyService {
     private readonly rp: RelyingParty,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
+    /** sign-ins and refused ones go into the organizations' audit trail, as a password's do */
+    private readonly audit?: Pick<AuditTrail, "record">,
   ) {
     this.ceremonies = new Ceremonies(database, now);
   }
@@ -172,17 +164,39 @@ export class PasskeyService {
    * Verifies an assertion and starts a session for the passkey's owner. Refused: no open
    * ceremony for this attempt, a credential that is not (or no longer) registered, a bad
    * signature, origin or RP ID, and a counter that did not go up (a cloned authenticator).
+   * A sign-in, and a refusal naming a registered passkey, are audit events of the owner's
+   * organizations (`ip`: the client's address); an unknown passkey names no one.
    */
-  async signIn(attempt: string, responseJson: string): Promise<PasskeySignIn> {
+  async signIn(
+    attempt: string,
+    responseJson: string,
+    ip: string | null = null,
+  ): Promise<PasskeySignIn> {
+    const result = await this.verifySignIn(attempt, responseJson);
+    if (!("userId" in result)) return result;
+    const { kind, userId, passkeyId } = result;
+    const signedIn = kind === "ok";
+    this.audit?.record({
+      kind: signedIn ? "session.signed_in" : "session.sign_in_failed",
+      userId,
+      ip,
+      detail: { method: "passkey", passkeyId, ...(signedIn ? {} : { reason: kind }) },
+    });
+    if (kind !== "ok") return { kind };
+    return { kind, token: await this.sessions.create(userId), userId };
+  }
+
+  private async verifySignIn(attempt: string, responseJson: string): Promise<Verified> {
     const response = parseObject<AuthenticationResponseJSON>(responseJson);
     const ceremony = await this.ceremonies.take("authentication", attempt);
     if (!ceremony) return { kind: "expired" };
     if (!response || typeof response.id !== "string") return { kind: "invalid" };
     const row = await credentialByCredentialId(this.db, response.id);
     if (!row) return { kind: "unknown" };
+    const who = { userId: row.userId, passkeyId: row.id };
     const handle = response.response?.userHandle;
     const expected = Buffer.from(userHandle(row.userId)).toString("base64url");
-    if (handle !== undefined && handle !== expected) return { kind: "invalid" };
+    if (handle !== undefined && handle !== expected) return { kind: "invalid", ...who };
     let newCounter: number;
     try {
       const verified = await verifyAuthenticationResponse({
@@ -198,11 +212,11 @@ export class PasskeyService {
         },
         requireUserVerification: true,
       });
-      if (!verified.verified) return { kind: "invalid" };
+      if (!verified.verified) return { kind: "invalid", ...who };
       newCounter = verified.authenticationInfo.newCounter;
     } catch (error) {
       if (error instanceof Error && /counter/i.test(error.message)) return this.replayed(row);
-      return { kind: "invalid" };
+      return { kind: "invalid", ...who };
     }
     const at = this.now();
     const recorded = await recordCredentialUse(this.db, row.id, {
@@ -211,15 +225,15 @@ export class PasskeyService {
       at,
     });
     if (!recorded) return this.replayed(row);
-    return { kind: "ok", token: await this.sessions.create(row.userId), userId: row.userId };
+    return { kind: "ok", ...who };
   }
 
-  private replayed(row: { id: string; userId: string }): PasskeySignIn {
+  private replayed(row: { id: string; userId: string }): Verified {
     // a counter that does not go up: a copy of the authenticator, or a replayed assertion
     this.logger.warn("passkey sign-in refused: signature counter did not increase", {
       passkeyId: row.id,
       userId: row.userId,
     });
-    return { kind: "replayed" };
+    return { kind: "replayed", userId: row.userId, passkeyId: row.id };
   }
 }

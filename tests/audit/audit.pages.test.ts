@@ -18,9 +18,10 @@ function suite(driver: DriverName) {
     // the rare address on 9 days, from a minute ago to 20 days back; another one in between
     const agesInDays = [0.001, 0.5, 1.2, 1.9, 3, 6.5, 8, 12, 20];
     const at = (days: number) => new Date(now - days * DAY_MS);
+    const other = (days: number) => days + 0.01; // the other address, just before
     await ensureDayPartitions(
       app.services.database.db,
-      agesInDays.map((d) => at(d).getTime()),
+      agesInDays.flatMap((d) => [at(d).getTime(), at(other(d)).getTime()]),
     );
     const row = (days: number, ip: string, status: number) => ({
       at: at(days),
@@ -38,7 +39,7 @@ function suite(driver: DriverName) {
       .insert(auditLog)
       .values([
         ...agesInDays.map((d, i) => row(d, "192.0.2.9", i % 3 === 0 ? 503 : 200)),
-        ...agesInDays.map((d) => row(d + 0.01, "198.51.100.1", 200)),
+        ...agesInDays.map((d) => row(other(d), "198.51.100.1", 200)),
       ]);
     const expected = agesInDays.map((d) => `192.0.2.9-${d}`);
 

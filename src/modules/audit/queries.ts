@@ -32,8 +32,13 @@ function conditions(organizationId: string, filter: AuditFilter): SQL[] {
   if (filter.userId) where.push(eq(auditLog.userId, filter.userId));
   if (filter.route) where.push(eq(auditLog.route, filter.route));
   if (filter.ip) where.push(eq(auditLog.ip, filter.ip));
-  // the expression of audit_log_status_class_at_idx (drizzle/0018), so the class is one range
-  if (filter.statusClass) where.push(sql`${auditLog.status} / 100 = ${filter.statusClass}`);
+  if (filter.statusClass) {
+    // literal bounds (a validated 1..5), so that 4xx and 5xx match the partial index of
+    // errors (drizzle/0018), which a parameter cannot prove
+    const low = sql.raw(String(filter.statusClass * 100));
+    const high = sql.raw(String(filter.statusClass * 100 + 100));
+    where.push(sql`${auditLog.status} >= ${low} and ${auditLog.status} < ${high}`);
+  }
   if (filter.from) where.push(gte(auditLog.at, filter.from));
   if (filter.to) where.push(lt(auditLog.at, filter.to));
   return where;

@@ -1,6 +1,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { and, asc, eq, like } from "drizzle-orm";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
+import { sendRecorded } from "../audit/helpers.ts";
 import { type DriverName, describeEachDriver, useTestApp } from "../helpers/harness.ts";
 import { memberWithPassword, pageClient } from "../helpers/settings.ts";
 import { operator, ROTATE, SET_IPS, SET_POLICY, UPDATE_ORG } from "./ops.ts";
@@ -45,6 +46,46 @@ function suite(driver: DriverName) {
       },
     ]);
     expect(JSON.stringify(rows)).not.toContain(data.rotateApiKey.secret);
+  });
+
+  test("requests refused by the allowlist (403) or with a rotated secret (401) are in the trail once each", async () => {
+    const member = await make.member({ expiresIn: "DAYS_30" });
+    await operator(app, SET_IPS, { id: member.apiKey.id, ips: ["203.0.113.0/24"] });
+    const made: [string, string, number][] = [];
+    const call = async (path: string, key: string, peer: string, template = path) => {
+      const response = await sendRecorded(app, path, { key, peer });
+      made.push([template, peer, response.status]);
+      return response;
+    };
+    expect((await call("/api/v1/whoami", member.key, "203.0.113.7")).status).toBe(200);
+    const outside = await call(
+      "/api/v1/tickets/T-1",
+      member.key,
+      "198.51.100.1",
+      "/api/v1/tickets/:id",
+    );
+    expect(outside.status).toBe(403);
+    const { data } = await operator(app, ROTATE, { id: member.apiKey.id, grace: 0 });
+    const rotated = await call("/api/v1/whoami", member.key, "203.0.113.7");
+    expect(rotated.status).toBe(401);
+    expect(await rotated.json()).toEqual({ error: "API key rotated" });
+    expect((await call("/api/v1/whoami", data.rotateApiKey.secret, "203.0.113.8")).status).toBe(
+      200,
+    );
+    await app.services.auditTrail.flush();
+    const rows = await db.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.organizationId, member.organizationId), eq(auditLog.kind, "request")))
+      .orderBy(asc(auditLog.at), asc(auditLog.id));
+    expect(rows.map((r) => [r.route, r.ip, r.status])).toEqual(made);
+    const newKeyId = data.rotateApiKey.apiKey.id;
+    expect(rows.map((r) => r.apiKeyId)).toEqual([
+      member.apiKey.id,
+      member.apiKey.id,
+      member.apiKey.id,
+      newKeyId,
+    ]);
   });
 
   /** The organization's policy events, oldest first: who, and the value before and after. */

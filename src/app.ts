@@ -33,7 +33,6 @@ import { createLimits, type LimitsOptions } from "./limits/create.ts";
 import { noLimits } from "./limits/limits.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { findAlert } from "./modules/alerts/queries.ts";
-import { AuditMaintenance, type AuditMaintenanceOptions } from "./modules/audit/maintenance.ts";
 import { findEquipment } from "./modules/equipment/queries.ts";
 import type { RouteContext } from "./modules/feature.ts";
 import { findTicket } from "./modules/tickets/queries.ts";
@@ -61,10 +60,10 @@ export interface AppOptions extends LimitsOptions {
   webhooks?: Partial<DispatcherOptions> | false;
   /** DNS of the webhook URL check at subscription time; by default the dispatcher's `resolve` */
   resolveHost?: Resolve;
-  /** false: the features' periodic jobs (retention runs) are not started; tests run them */
+  /** false: the features' periodic jobs (retention, audit upkeep…) are not started; tests run them */
   backgroundJobs?: boolean;
-  /** the audit trail's recorder (enabled: false records nothing) and its upkeep job */
-  audit?: AuditTrailOptions & { maintenance?: AuditMaintenanceOptions | false };
+  /** the audit trail's recorder (enabled: false records nothing); its upkeep is a feature job */
+  audit?: AuditTrailOptions;
   /** a second Redis connection for live updates (SUBSCRIBE); with `redis`, events go by Redis */
   redisSubscriber?: RedisSubscriber;
   /** how long a dead instance's stream slots last (tests shorten it) */
@@ -179,10 +178,6 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
         });
   const app = buildElysia(infra, graphql, buildSchema(FEATURE_RESOLVERS));
   for (const route of app.routes) infra.routeTemplates.add(route.path);
-  const maintenance =
-    options.audit?.maintenance === false
-      ? undefined
-      : new AuditMaintenance(database, logger, now, options.audit?.maintenance);
   const partitions =
     options.partitions === false
       ? undefined
@@ -201,7 +196,6 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   await resealWebhookSecrets(graphql.services.webhooks, logger);
   await keys.start();
   await infra.auditTrail.start();
-  maintenance?.start();
   partitions?.start();
   await infra.limits.start();
   await dispatcher?.start();
@@ -218,7 +212,6 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
       for (const job of jobs) await job.stop();
       await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox
       await infra.limits.stop(); // writes the last quota counts
-      await maintenance?.stop();
       await partitions?.stop();
       await infra.auditTrail.stop(); // writes the last audit rows
       await keys.stop();

@@ -7,6 +7,7 @@ import { forbiddenPage, HOME, pageFailSafe } from "./layout.ts";
 import { perIpRefusal } from "./page-limits.ts";
 import {
   clearCookie,
+  clientIpOf,
   clientNetworkOf,
   cookie,
   field,
@@ -91,7 +92,12 @@ export const passkeySignInPages = ({ services }: Pick<PageDeps, "services">) => 
         }
         const result: PasskeySignIn =
           attempt && ATTEMPT.test(attempt)
-            ? await passkeys.signIn(attempt, field(body, "response"), clientNetworkOf(request))
+            ? await passkeys.signIn(
+                attempt,
+                field(body, "response"),
+                clientNetworkOf(request),
+                clientIpOf(request),
+              )
             : { kind: "expired" };
         if (result.kind === "throttled") {
           const response = throttledLoginPage({ csrf }, result.retryAfterS);

@@ -122,3 +122,6 @@ export function fields(body: unknown, name: string): string[] {
 
 /** The client as throttles count it: its IPv4 address or its IPv6 /64 (http/client-ip.ts). */
 export const clientNetworkOf = (request: Request) => requestMeta(request)?.client ?? "unknown";
+
+/** The client's own address (proxy-aware, src/http/client-ip.ts), as the audit trail records it. */
+export const clientIpOf = (request: Request) => requestMeta(request)?.clientIp ?? null;

@@ -6,6 +6,7 @@ import { pageResponse, seeOther } from "./html.ts";
 import { forbiddenPage, HOME, messagePage, pageFailSafe } from "./layout.ts";
 import {
   clearCookie,
+  clientIpOf,
   clientNetworkOf,
   cookie,
   field,
@@ -92,6 +93,7 @@ export const signInPages = ({ services }: Pick<PageDeps, "services">) => {
           email,
           field(body, "password"),
           clientNetworkOf(request),
+          clientIpOf(request),
         );
         if (result.kind === "throttled")
           return throttledLoginPage({ csrf, email }, result.retryAfterS);

@@ -72,7 +72,7 @@ test("requests answered before a shutdown are written by stop()", async () => {
 
 test("recording off (the benchmark's baseline) records nothing", async () => {
   const fresh = await freshDatabase("pglite");
-  const app = await buildTestApp(fresh.database, { audit: { enabled: false, maintenance: false } });
+  const app = await buildTestApp(fresh.database, { audit: { enabled: false } });
   try {
     const member = await factories(app).member();
     expect((await send(app, "/api/v1/whoami", { key: member.key })).status).toBe(200);

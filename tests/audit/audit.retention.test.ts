@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { OrgitApp } from "../../src/app.ts";
-import { DAY_MS, dayOf, dayPartitions } from "../../src/db/queries/audit-partitions.ts";
+import { DAY_MS, dayOf, dayPartitions, rowsOf } from "../../src/db/queries/audit-partitions.ts";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
 import { organizations } from "../../src/db/schema/index.ts";
 import { AuditMaintenance } from "../../src/modules/audit/maintenance.ts";
@@ -14,6 +14,7 @@ import {
   factories,
   freshDatabase,
 } from "../helpers/harness.ts";
+import { eventually } from "../helpers/wait.ts";
 import { sendRecorded } from "./helpers.ts";
 
 /**
@@ -100,6 +101,36 @@ function suite(driver: DriverName) {
     expect(results.map((r) => r.ran).sort()).toEqual([false, true]);
     const again = await maintenance().run();
     expect(again.ran, "the turn is taken until its period ends").toBe(false);
+  });
+
+  test("the upkeep is the audit feature's job: each instance starts it, one takes the turn", async () => {
+    const other = await freshDatabase(driver);
+    const at = clock.now();
+    const instances = await Promise.all(
+      [other.database, await other.openAnother()].map((database) =>
+        buildTestApp(database, { now: clock.now, backgroundJobs: true }),
+      ),
+    );
+    try {
+      const db = other.database.db;
+      const claims = async () =>
+        rowsOf<{ name: string; next_run_at: Date | string }>(
+          await db.execute(sql`select name, next_run_at from maintenance_claims`),
+        ).filter((row) => row.name === "audit-log");
+      await eventually(async () => (await claims()).length === 1, "the first upkeep turn");
+      const [claim] = await claims();
+      expect(new Date(claim?.next_run_at ?? 0).getTime(), "the next turn in an hour").toBe(
+        at.getTime() + 60 * 60_000,
+      );
+      const today = dayOf(at.getTime());
+      await eventually(async () => {
+        const days = await dayPartitions(db);
+        return [0, 1, 2, 3].every((d) => days.includes(today + d * DAY_MS));
+      }, "partitions created three days ahead by the job");
+    } finally {
+      for (const instance of instances) await instance.stop();
+      await other.drop();
+    }
   });
 
   test("a request on a day no partition exists for yet is still recorded", async () => {

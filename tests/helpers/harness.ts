@@ -104,7 +104,7 @@ export interface TestAppOptions {
    * queries and sends stay out of suites that do not test delivery.
    */
   webhooks?: AppOptions["webhooks"];
-  /** audit trail: unset, rows are written on `flush()` and at stop, and no upkeep job runs */
+  /** audit trail: unset, rows are written on `flush()` and at stop (its upkeep is a job) */
   audit?: AppOptions["audit"];
   /** start the features' periodic jobs (retention runs, expiry warnings); off by default */
   backgroundJobs?: boolean;
@@ -138,10 +138,9 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     liveSlotTimes: options.liveSlotTimes,
     quotaSyncMs: options.quotaSyncMs ?? 0,
     resolveHost: options.resolveHost,
-    // no retention timer adding queries: tests run it themselves (changeRetention.run())
+    // no retention or audit upkeep timer adding queries: tests run them (changeRetention.run())
     backgroundJobs: options.backgroundJobs ?? false,
-
-    audit: options.audit ?? { flushMs: 0, maintenance: false },
+    audit: options.audit ?? { flushMs: 0 },
   });
 }
 

@@ -18,6 +18,9 @@ export const SET_IPS = `mutation($id: ID!, $ips: [String!]!) {
 export const SET_POLICY = `mutation($org: ID!, $days: Int) {
   setKeyLifetimePolicy(organizationId: $org, maxKeyLifetimeDays: $days) { organizationId maxKeyLifetimeDays }
 }`;
+export const UPDATE_ORG = `mutation($id: ID!, $input: UpdateOrganizationInput!) {
+  updateOrganization(id: $id, input: $input) { id maxKeyLifetimeDays }
+}`;
 export const ORG_KEYS = `query($id: ID!) {
   organization(id: $id) {
     maxKeyLifetimeDays

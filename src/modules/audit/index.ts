@@ -1,6 +1,7 @@
 import { defineFeature } from "../feature.ts";
 import { ApiKeyAdmin } from "../operator/api-keys.ts";
 import { MemberKeyService } from "../settings/service.ts";
+import { AuditMaintenance } from "./maintenance.ts";
 import { auditResolvers } from "./resolvers.ts";
 import { auditRoutes } from "./rest.ts";
 import { AuditService } from "./service.ts";
@@ -8,13 +9,15 @@ import { AuditService } from "./service.ts";
 declare module "../../services.ts" {
   interface DomainServices {
     audit: AuditService;
+    /** the trail's upkeep: partitions ahead, retention; hourly on one instance */
+    auditMaintenance: AuditMaintenance;
   }
 }
 
 /**
  * The usage and audit trail's reads: GraphQL `auditLog`, the REST extension and its NDJSON
  * export, a key's usage for the settings screen. Recording is infrastructure (the HTTP layer
- * and `auditTrail`, src/auth/audit-trail.ts); the upkeep job is started by app.ts.
+ * and `auditTrail`, src/auth/audit-trail.ts); the upkeep (partitions, retention) is its job.
  */
 export const audit = defineFeature({
   name: "audit",
@@ -28,7 +31,10 @@ export const audit = defineFeature({
         routeTemplates,
         now,
       ),
+    auditMaintenance: ({ database, logger, now }) => new AuditMaintenance(database, logger, now),
   },
+  // every instance asks for the turn; the claimed row in maintenance_claims decides who runs it
+  jobs: (services) => [services.auditMaintenance],
   openapi: {
     operationIds: {
       "GET /api/v1/audit-log": "listAuditLog",

@@ -65,6 +65,7 @@ export class AuditService {
       filter,
       after,
       limit + 1,
+      this.now(),
     );
     const more = rows.length > limit;
     const data = more ? rows.slice(0, limit) : rows;

@@ -1,3 +1,4 @@
+import type { AuditEvent } from "../../auth/audit-trail.ts";
 import type { KeyExpiration } from "../../generated/graphql.ts";
 import { Problems } from "../../validation.ts";
 
@@ -83,3 +84,22 @@ const CHOICES: readonly KeyExpiration[] = ["DAYS_30", "DAYS_90", "MONTHS_6", "YE
 /** The expiration choices a key made now may take under the policy (the settings form's options). */
 export const allowedChoices = (maxDays: number | null, now: Date): KeyExpiration[] =>
   CHOICES.filter((choice) => !beyondPolicy(expiryFrom(choice, now), maxDays, now));
+
+/**
+ * The audit event of a policy change, whichever path made it (the settings screen, the
+ * operator's setKeyLifetimePolicy or updateOrganization): who (the member, or the operator),
+ * the value before and after.
+ */
+export function policyChangedEvent(
+  organizationId: string,
+  from: number | null,
+  to: number | null,
+  by: { userId: string } | "operator",
+): AuditEvent {
+  return {
+    kind: "organization.key_policy_changed",
+    organizationId,
+    userId: by === "operator" ? null : by.userId,
+    detail: { by: by === "operator" ? "operator" : "member", from, to },
+  };
+}

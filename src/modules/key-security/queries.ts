@@ -60,6 +60,19 @@ export async function setPolicy(db: Executor, organizationId: string, days: numb
 }
 
 /**
+ * The policy before and after a change, for the audit trail: the row is locked while it is
+ * read, so two changes at once each see the value the other left.
+ */
+export async function lockPolicy(tx: Executor, organizationId: string) {
+  const [row] = await tx
+    .select({ maxKeyLifetimeDays: organizations.maxKeyLifetimeDays })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for("update");
+  return row;
+}
+
+/**
  * Marks a live, not yet rotated key as rotated, its secret answering until `graceEndsAt`
  * (at most its own expiry). Undefined when another rotation or a revocation came first.
  */

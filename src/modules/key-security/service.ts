@@ -8,12 +8,13 @@ import { ApiError, forbidden, notFound } from "../../errors.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { validateAllowlist } from "./allowlist.ts";
 import { keyEvents, keyPayload } from "./events.ts";
-import { requireWithinPolicy, validatePolicyDays } from "./lifetime.ts";
+import { policyChangedEvent, requireWithinPolicy, validatePolicyDays } from "./lifetime.ts";
 import {
   dropPendingNotices,
   endGraceOfReplaced,
   findKey,
   insertKey,
+  lockPolicy,
   markRotated,
   membershipOf,
   policyOf,
@@ -88,6 +89,7 @@ export class KeySecurityService {
     const policy = await policyOf(this.db, old.organizationId);
     // the new key keeps the old expiry: under a maximum, a longer one cannot be renewed so
     requireWithinPolicy(old.expiresAt, policy?.maxKeyLifetimeDays ?? null, now, ["id"]);
+    // no cap check: a rotation replaces a key, the count of active keys stays (§95)
     const secret = generateApiKey();
     const newId = crypto.randomUUID();
     const { apiKey, ended } = await this.db.transaction(async (tx) => {
@@ -163,17 +165,19 @@ export class KeySecurityService {
       if (!seat) throw notFound("Organization not found");
       if (seat !== "ADMIN") throw forbidden("Only an administrator seat may set the policy");
     }
-    const row = isUuid(organizationId)
-      ? await setPolicy(this.db, organizationId, value)
+    const change = isUuid(organizationId)
+      ? await this.db.transaction(async (tx) => {
+          const before = await lockPolicy(tx, organizationId);
+          const row = before && (await setPolicy(tx, organizationId, value));
+          return row && { ...row, from: before.maxKeyLifetimeDays };
+        })
       : undefined;
-    if (!row) throw notFound("Organization not found");
-    this.audit?.record({
-      kind: "organization.key_policy_changed",
-      organizationId: row.id,
-      userId: "member" in actor ? actor.member.userId : null,
-      detail: { maxKeyLifetimeDays: row.maxKeyLifetimeDays },
-    });
-    return { organizationId: row.id, maxKeyLifetimeDays: row.maxKeyLifetimeDays };
+    if (!change) throw notFound("Organization not found");
+    const by = "member" in actor ? { userId: actor.member.userId } : "operator";
+    if (change.from !== change.maxKeyLifetimeDays) {
+      this.audit?.record(policyChangedEvent(change.id, change.from, change.maxKeyLifetimeDays, by));
+    }
+    return { organizationId: change.id, maxKeyLifetimeDays: change.maxKeyLifetimeDays };
   }
 
   /** The organization's maximum, for the create paths and the settings form. */

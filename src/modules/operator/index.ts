@@ -15,7 +15,8 @@ export const operator = defineFeature({
   name: "operator",
   resolvers: operatorResolvers,
   services: {
-    operator: ({ database, keys, now }) => new OperatorService(database, keys, now),
+    operator: ({ database, keys, now, auditTrail }) =>
+      new OperatorService(database, keys, now, auditTrail),
     apiKeys: ({ database, keys, now, auditTrail }) =>
       new ApiKeyAdmin(database, keys, now, auditTrail),
   },

@@ -1,8 +1,10 @@
+import type { AuditTrail } from "../../auth/audit-trail.ts";
 import type { KeyStore } from "../../auth/key-store.ts";
 import type { Database } from "../../db/client.ts";
 import type { CreateOrganizationInput, UpdateOrganizationInput } from "../../generated/schema.ts";
 import { Problems } from "../../validation.ts";
-import { validatePolicyDays } from "../key-security/lifetime.ts";
+import { policyChangedEvent, validatePolicyDays } from "../key-security/lifetime.ts";
+import { lockPolicy } from "../key-security/queries.ts";
 import { requireOrganization } from "./lookups.ts";
 import { insertOrganization, updateOrganizationRow } from "./queries.ts";
 
@@ -12,6 +14,8 @@ export class OrganizationAdmin {
     private readonly database: Database,
     private readonly keys: KeyStore,
     private readonly now: () => Date,
+    /** a change of the key lifetime policy goes into the organization's audit trail */
+    private readonly audit?: Pick<AuditTrail, "record">,
   ) {}
 
   async create(input: CreateOrganizationInput) {
@@ -45,7 +49,15 @@ export class OrganizationAdmin {
     if (input.unlimitedQuota != null) changes.unlimitedQuota = input.unlimitedQuota;
     if (input.requirePasskey != null) changes.requirePasskey = input.requirePasskey;
     if (maxDays !== undefined) changes.maxKeyLifetimeDays = maxDays;
-    const row = await updateOrganizationRow(db, id, { ...changes, updatedAt: this.now() });
+    const { row, from } = await db.transaction(async (tx) => {
+      // the policy before the change, for the audit trail (the row stays locked until commit)
+      const before = maxDays === undefined ? undefined : await lockPolicy(tx, id);
+      const row = await updateOrganizationRow(tx, id, { ...changes, updatedAt: this.now() });
+      return { row, from: before?.maxKeyLifetimeDays ?? null };
+    });
+    if (maxDays !== undefined && from !== maxDays) {
+      this.audit?.record(policyChangedEvent(id, from, maxDays, "operator"));
+    }
     await this.keys.announce({ kind: "organization", id });
     return row;
   }

@@ -132,7 +132,11 @@ export async function lockMemberKeys(db: Executor, organizationId: string, userI
   );
 }
 
-/** The member's keys neither revoked nor expired at `now`. */
+/**
+ * The member's keys neither revoked nor expired at `now`, counted once across rotations: an
+ * old secret (rotated, in its grace or after) is the same key as its replacement, so a
+ * rotation never changes the count (docs/decisions.md §95).
+ */
 export async function countActiveKeys(
   db: Executor,
   organizationId: string,
@@ -147,6 +151,7 @@ export async function countActiveKeys(
         eq(apiKeys.organizationId, organizationId),
         eq(apiKeys.userId, userId),
         isNull(apiKeys.revokedAt),
+        isNull(apiKeys.rotatedAt),
         or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
       ),
     );

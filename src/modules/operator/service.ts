@@ -1,3 +1,4 @@
+import type { AuditTrail } from "../../auth/audit-trail.ts";
 import type { KeyStore } from "../../auth/key-store.ts";
 import type { Database } from "../../db/client.ts";
 import type {
@@ -30,8 +31,13 @@ export class OperatorService {
   private readonly ingestSources: IngestSourceAdmin;
   private readonly agentReleases: AgentReleaseAdmin;
 
-  constructor(database: Database, keys: KeyStore, now: () => Date = () => new Date()) {
-    this.organizations = new OrganizationAdmin(database, keys, now);
+  constructor(
+    database: Database,
+    keys: KeyStore,
+    now: () => Date = () => new Date(),
+    audit?: Pick<AuditTrail, "record">,
+  ) {
+    this.organizations = new OrganizationAdmin(database, keys, now, audit);
     this.users = new UserAdmin(database);
     this.members = new MemberAdmin(database, keys);
     this.roles = new RoleAdmin(database);

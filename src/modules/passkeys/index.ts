@@ -18,7 +18,14 @@ export const passkeys = defineFeature({
   name: "passkeys",
   resolvers: passkeyResolvers,
   services: {
-    passkeys: ({ database, sessions, config, logger, now }) =>
-      new PasskeyService(database, sessions, relyingParty(config.publicBaseUrl), logger, now),
+    passkeys: ({ database, sessions, config, logger, now, auditTrail }) =>
+      new PasskeyService(
+        database,
+        sessions,
+        relyingParty(config.publicBaseUrl),
+        logger,
+        now,
+        auditTrail,
+      ),
   },
 });

@@ -4,14 +4,15 @@ import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
   type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
+import type { AuditTrail } from "../../auth/audit-trail.ts";
 import type { SessionMember, SessionStore } from "../../auth/sessions.ts";
 import { accountOfPasskey, SignInThrottle } from "../../auth/sign-in-throttle.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import { isUuid } from "../../validation.ts";
+import { type AssertionDeps, verifyAssertion } from "./assertion.ts";
 import {
   Ceremonies,
   CHALLENGE_TTL_MS,
@@ -25,10 +26,11 @@ import {
   credentialsOf,
   deleteCredential,
   insertCredential,
-  recordCredentialUse,
 } from "./queries.ts";
+import type { AddResult, PasskeySignIn, PasskeyView, Verified } from "./results.ts";
 
 export { relyingParty } from "./ceremonies.ts";
+export type { AddResult, PasskeySignIn, PasskeyView } from "./results.ts";
 
 /** The bounds the pages show and apply (the pages read them from the service). */
 export const PASSKEY_LIMITS = {
@@ -42,20 +44,6 @@ export const PASSKEY_LIMITS = {
 /** The transports WebAuthn defines; anything else the browser reports is dropped. */
 const TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);
 
-export interface PasskeyView {
-  id: string;
-  name: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
-
-export type AddResult =
-  | { kind: "ok"; passkey: PasskeyView }
-  | { kind: "bad-name" | "expired" | "invalid" | "duplicate" | "too-many" };
-export type PasskeySignIn =
-  | { kind: "ok"; token: string; userId: string }
-  | { kind: "expired" | "unknown" | "invalid" | "replayed" }
-  | { kind: "throttled"; retryAfterS: number };
 /** Passkeys of the settings screen: add, list, remove, sign in (the policy: policy.ts). */
 export class PasskeyService {
   constructor(
@@ -64,6 +52,8 @@ export class PasskeyService {
     private readonly rp: RelyingParty,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
+    /** sign-ins and refused ones go into the organizations' audit trail, as a password's do */
+    private readonly audit?: Pick<AuditTrail, "record">,
   ) {
     this.ceremonies = new Ceremonies(database, now);
     this.throttle = new SignInThrottle(database, now);
@@ -72,6 +62,10 @@ export class PasskeyService {
   private readonly ceremonies: Ceremonies;
   private readonly throttle: SignInThrottle;
   readonly limits = PASSKEY_LIMITS;
+
+  private get assertions(): AssertionDeps {
+    return { db: this.db, rp: this.rp, logger: this.logger, now: this.now };
+  }
 
   private get db() {
     return this.database.db;
@@ -177,10 +171,37 @@ export class PasskeyService {
    * ceremony for this attempt, a credential that is not (or no longer) registered, a bad
    * signature, origin or RP ID, and a counter that did not go up (a cloned authenticator).
    * Each answered ceremony is an attempt of the sign-in throttle, as a password is (the owner's
-   * account and the address; an unknown credential the address alone), reserved before the
-   * signature is checked; a success clears the account's count.
+   * account and `network`; an unknown credential `network` alone), reserved before the
+   * signature is checked; a success clears the account's count. A sign-in, and a refusal
+   * naming a registered passkey, are audit events of the owner's organizations (`ip`: the
+   * client's own address); an unknown passkey names no one.
    */
-  async signIn(attempt: string, responseJson: string, ip: string): Promise<PasskeySignIn> {
+  async signIn(
+    attempt: string,
+    responseJson: string,
+    /** the client as the throttle counts it (an IPv6 client's /64) */
+    network: string,
+    ip: string | null = network,
+  ): Promise<PasskeySignIn> {
+    const result = await this.verifySignIn(attempt, responseJson, network);
+    if (!("userId" in result)) return result;
+    const { kind, userId, passkeyId } = result;
+    const signedIn = kind === "ok";
+    this.audit?.record({
+      kind: signedIn ? "session.signed_in" : "session.sign_in_failed",
+      userId,
+      ip,
+      detail: { method: "passkey", passkeyId, ...(signedIn ? {} : { reason: kind }) },
+    });
+    if (kind !== "ok") return { kind };
+    return { kind, token: await this.sessions.create(userId), userId };
+  }
+
+  private async verifySignIn(
+    attempt: string,
+    responseJson: string,
+    network: string,
+  ): Promise<Verified> {
     const response = parseObject<AuthenticationResponseJSON>(responseJson);
     const ceremony = await this.ceremonies.take("authentication", attempt);
     if (!ceremony) return { kind: "expired" };
@@ -188,60 +209,10 @@ export class PasskeyService {
     const row = credentialId ? await credentialByCredentialId(this.db, credentialId) : undefined;
     // no credential id at all: the address alone counts it (the attempt is an account of its own)
     const account = accountOfPasskey(row, credentialId || `attempt:${attempt}`);
-    const reservation = await this.throttle.reserve(account, ip);
+    const reservation = await this.throttle.reserve(account, network);
     if (reservation.kind === "throttled") return reservation;
-    const result = await this.verify(ceremony.challenge, response, row);
+    const result = await verifyAssertion(this.assertions, ceremony.challenge, response, row);
     if (result.kind === "ok") await this.throttle.clearAccount(account);
     return result;
-  }
-
-  private async verify(
-    challenge: string,
-    response: AuthenticationResponseJSON | null,
-    row: Awaited<ReturnType<typeof credentialByCredentialId>>,
-  ): Promise<PasskeySignIn> {
-    if (!response || typeof response.id !== "string") return { kind: "invalid" };
-    if (!row) return { kind: "unknown" };
-    const handle = response.response?.userHandle;
-    const expected = Buffer.from(userHandle(row.userId)).toString("base64url");
-    if (handle !== undefined && handle !== expected) return { kind: "invalid" };
-    let newCounter: number;
-    try {
-      const verified = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: this.rp.origin,
-        expectedRPID: this.rp.id,
-        credential: {
-          id: row.credentialId,
-          publicKey: new Uint8Array(Buffer.from(row.publicKey, "base64url")),
-          counter: row.counter,
-          transports: row.transports as AuthenticatorTransportFuture[],
-        },
-        requireUserVerification: true,
-      });
-      if (!verified.verified) return { kind: "invalid" };
-      newCounter = verified.authenticationInfo.newCounter;
-    } catch (error) {
-      if (error instanceof Error && /counter/i.test(error.message)) return this.replayed(row);
-      return { kind: "invalid" };
-    }
-    const at = this.now();
-    const recorded = await recordCredentialUse(this.db, row.id, {
-      counter: row.counter,
-      newCounter,
-      at,
-    });
-    if (!recorded) return this.replayed(row);
-    return { kind: "ok", token: await this.sessions.create(row.userId), userId: row.userId };
-  }
-
-  private replayed(row: { id: string; userId: string }): PasskeySignIn {
-    // a counter that does not go up: a copy of the authenticator, or a replayed assertion
-    this.logger.warn("passkey sign-in refused: signature counter did not increase", {
-      passkeyId: row.id,
-      userId: row.userId,
-    });
-    return { kind: "replayed" };
   }
 }

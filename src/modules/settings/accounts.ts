@@ -123,9 +123,16 @@ export class AccountService {
    * One answer for an unknown email and a wrong password (same result, about the same time);
    * throttled per account and per IP before any password is checked (docs/security.md).
    */
-  async signIn(emailInput: string, password: string, ip: string): Promise<SignInResult> {
+  async signIn(
+    emailInput: string,
+    password: string,
+    /** the client as the throttle counts it (an IPv6 client's /64) */
+    network: string,
+    /** the client's own address, for the audit trail */
+    ip: string | null = network,
+  ): Promise<SignInResult> {
     const email = accountOfEmail(emailInput);
-    const reservation = await this.throttle.reserve(email, ip);
+    const reservation = await this.throttle.reserve(email, network);
     if (reservation.kind === "throttled") return reservation;
     const row = await passwordByEmail(this.db, email);
     const tooLong = password.length > PASSWORD_MAX_LENGTH;
@@ -143,16 +150,30 @@ export class AccountService {
     // a failure stays counted (it was reserved above); a success clears the account's count
     if (!ok || !row) {
       // an unknown email belongs to no organization's trail
-      if (row) this.audit?.record({ kind: "session.sign_in_failed", userId: row.userId, ip });
+      if (row) this.signInFailed(row.userId, ip, "wrong password");
       return { kind: "invalid" };
     }
     await this.throttle.clearAccount(email);
     const policy = await this.passwordPolicy(row.userId);
-    if (policy === "passkey-required") return { kind: "passkey-required" };
+    if (policy === "passkey-required") {
+      // the right password, refused by the organization's policy: still a failed sign-in
+      this.signInFailed(row.userId, ip, "passkey required");
+      return { kind: "passkey-required" };
+    }
     const enrollOnly = policy === "enroll-only";
     const token = await this.sessions.create(row.userId, undefined, { enrollOnly });
-    this.audit?.record({ kind: "session.signed_in", userId: row.userId, ip });
+    this.audit?.record({
+      kind: "session.signed_in",
+      userId: row.userId,
+      ip,
+      detail: { method: "password" },
+    });
     return { kind: "ok", token, enrollOnly };
+  }
+
+  private signInFailed(userId: string, ip: string | null, reason: string) {
+    const detail = { method: "password", reason };
+    this.audit?.record({ kind: "session.sign_in_failed", userId, ip, detail });
   }
 
   private async storePassword(db: Executor, userId: string, hash: string) {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, setSystemTime, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { refusedKeyOf } from "../../src/auth/audit-trail.ts";
 import { AUTH_CHANNEL, KeyStore } from "../../src/auth/key-store.ts";
 import { generateApiKey, sha256Hex } from "../../src/auth/keys.ts";
 import type { Database } from "../../src/db/client.ts";
@@ -39,7 +40,13 @@ const newStore = (db: Database = database) => {
 // biome-ignore lint/suspicious/noExplicitAny: the cache is private; the bound is tested on it
 const cacheOf = (store: KeyStore) => (store as any).cache as Map<string, unknown>;
 
-const addKey = async (values: { organizationId?: string; userId?: string; expiresAt?: Date }) => {
+const addKey = async (values: {
+  organizationId?: string;
+  userId?: string;
+  expiresAt?: Date;
+  graceEndsAt?: Date;
+  allowedIps?: string[];
+}) => {
   const secret = generateApiKey();
   const [row] = await database.db
     .insert(apiKeys)
@@ -51,6 +58,8 @@ const addKey = async (values: { organizationId?: string; userId?: string; expire
       prefix: secret.slice(0, 12),
       scopes: ["tickets:read"],
       expiresAt: values.expiresAt ?? null,
+      graceEndsAt: values.graceEndsAt ?? null,
+      allowedIps: values.allowedIps ?? [],
     })
     .returning({ id: apiKeys.id });
   return { secret, id: (row as { id: string }).id };
@@ -440,4 +449,93 @@ test("an announcement passes over cached unknown secrets; last use of several ke
   expect(rows.find((r) => r.id === k1.id)?.lastUsedAt).toEqual(clock);
   expect(rows.find((r) => r.id === k2.id)?.lastUsedAt).toEqual(clock);
   expect(warnings()).toEqual([]);
+});
+
+test("a rotated secret works until its grace ends and is refused from that instant", async () => {
+  const store = newStore();
+  const key = await addKey({ graceEndsAt: new Date(T0.getTime() + 1000) });
+  clock = new Date(T0.getTime() + 999);
+  expect((await store.authenticate(key.secret)).apiKey.id).toBe(key.id);
+  clock = new Date(T0.getTime() + 1000);
+  expect(await refusal(store.authenticate(key.secret))).toBe("401 API key rotated");
+  // rotation is checked before expiry: a rotated key that also expired says "rotated"
+  const both = await addKey({ graceEndsAt: T0, expiresAt: T0 });
+  expect(await refusal(store.authenticate(both.secret))).toBe("401 API key rotated");
+});
+
+test("an old secret used in its grace is recorded with the address; other keys are not", async () => {
+  const store = newStore();
+  const grace = new Date("2031-01-01T00:00:00.000Z");
+  const [old1, old2, plain] = [
+    await addKey({ graceEndsAt: grace }),
+    await addKey({ graceEndsAt: grace, organizationId: orgB }),
+    await addKey({}),
+  ];
+  clock = new Date("2030-08-01T00:00:00.000Z");
+  await store.authenticate(old1.secret, "203.0.113.7");
+  await store.authenticate(old2.secret);
+  await store.authenticate(plain.secret, "203.0.113.8");
+  await store.flushLastUsed();
+  // an older use flushed later does not move the record back
+  clock = new Date("2030-07-01T00:00:00.000Z");
+  await store.authenticate(old1.secret, "198.51.100.1");
+  await store.flushLastUsed();
+  const rows = await database.db.select().from(apiKeys);
+  const use = (id: string) => {
+    const row = rows.find((r) => r.id === id);
+    return { at: row?.graceUsedAt, ip: row?.graceUsedIp, last: row?.lastUsedAt };
+  };
+  const at = new Date("2030-08-01T00:00:00.000Z");
+  expect(use(old1.id)).toEqual({ at, ip: "203.0.113.7", last: at });
+  expect(use(old2.id)).toEqual({ at, ip: null, last: at });
+  expect(use(plain.id)).toEqual({ at: null, ip: null, last: at });
+  expect(warnings()).toEqual([]);
+});
+
+test("a key with an allowlist answers 403 to any other address, or none; without one, any", async () => {
+  const store = newStore();
+  const listed = await addKey({ allowedIps: ["203.0.113.0/24", "2001:db8::1"] });
+  expect((await store.authenticate(listed.secret, "203.0.113.9")).apiKey.id).toBe(listed.id);
+  expect((await store.authenticate(listed.secret, "2001:db8::1")).apiKey.id).toBe(listed.id);
+  const refused = "403 IP address not allowed for this API key";
+  expect(await refusal(store.authenticate(listed.secret, "203.0.114.9"))).toBe(refused);
+  expect(await refusal(store.authenticate(listed.secret, ""))).toBe(refused);
+  expect(await refusal(store.authenticate(listed.secret))).toBe(refused);
+  const open = await addKey({});
+  expect((await store.authenticate(open.secret)).apiKey.id).toBe(open.id);
+  expect((await store.authenticate(open.secret, "198.51.100.1")).apiKey.id).toBe(open.id);
+});
+
+test("a recognised key's refusal names its key, organization and owner for the audit trail", async () => {
+  const store = newStore();
+  const keyOf = async (secret: string, ip?: string) =>
+    store.authenticate(secret, ip).then(
+      () => "accepted",
+      (error: unknown) => refusedKeyOf(error),
+    );
+  const revoked = await addKey({ organizationId: orgB });
+  await revoke(revoked.id);
+  expect(await keyOf(revoked.secret)).toEqual({
+    apiKeyId: revoked.id,
+    organizationId: orgB,
+    userId: owner,
+  });
+  const rotated = await addKey({ graceEndsAt: T0 });
+  const expired = await addKey({ expiresAt: T0 });
+  const listed = await addKey({ allowedIps: ["203.0.113.7"] });
+  for (const key of [rotated, expired, listed]) {
+    expect(await keyOf(key.secret, "198.51.100.1")).toEqual({
+      apiKeyId: key.id,
+      organizationId: orgA,
+      userId: owner,
+    });
+  }
+  // the owner left: the key is still named, the member is not
+  const left = await addKey({ userId: stranger });
+  expect(await keyOf(left.secret)).toEqual({
+    apiKeyId: left.id,
+    organizationId: orgA,
+    userId: null,
+  });
+  expect(await keyOf(generateApiKey()), "an unknown key names nothing").toBeUndefined();
 });

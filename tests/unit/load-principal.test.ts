@@ -22,6 +22,8 @@ const addKey = async (values: {
   scopes?: string[];
   expiresAt?: Date | null;
   revokedAt?: Date | null;
+  graceEndsAt?: Date | null;
+  allowedIps?: string[];
 }) => {
   const [row] = await database.db
     .insert(apiKeys)
@@ -34,6 +36,8 @@ const addKey = async (values: {
       scopes: values.scopes ?? ["tickets:read"],
       expiresAt: values.expiresAt ?? null,
       revokedAt: values.revokedAt ?? null,
+      graceEndsAt: values.graceEndsAt ?? null,
+      allowedIps: values.allowedIps ?? [],
     })
     .returning({ id: apiKeys.id });
   return (row as { id: string }).id;
@@ -182,6 +186,25 @@ test("an owner who left, or whose role no longer exists, has a record without pr
     graceEndsAt: null,
     principal: null,
   });
+});
+
+test("a rotated key carries its grace's end; a key with an allowlist, the test of an address", async () => {
+  const graceEndsAt = new Date("2031-05-06T07:08:09.000Z");
+  await addKey({
+    organizationId: ids.orgA,
+    userId: ids.owner,
+    hash: "h-rotated",
+    graceEndsAt,
+    allowedIps: ["203.0.113.0/24", "2001:db8::1"],
+  });
+  const record = await loadKeyRecord(database.db, "h-rotated");
+  expect(record?.graceEndsAt).toEqual(graceEndsAt);
+  expect(record?.allows?.("203.0.113.9")).toBe(true);
+  expect(record?.allows?.("2001:db8::1")).toBe(true);
+  expect(record?.allows?.("198.51.100.1")).toBe(false);
+  // without an allowlist any address may use the key: no test at all
+  await addKey({ organizationId: ids.orgA, userId: ids.owner, hash: "h-open" });
+  expect((await loadKeyRecord(database.db, "h-open"))?.allows).toBeUndefined();
 });
 
 test("resolveRole: built-in roles win, a custom one needs both seat and permissions", () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { sha256Hex } from "../../src/auth/keys.ts";
 import {
+  ENROLL_ONLY_SESSION_MS,
   SESSION_ABSOLUTE_MS,
   SESSION_COOKIE,
   SESSION_IDLE_MS,
@@ -193,6 +194,36 @@ test("prune on its own, in a transaction's executor too", async () => {
   await store().create(ada, database.db);
   await database.db.transaction(async (tx) => store().endAll(ada, tx));
   expect(await rows()).toEqual([]);
+});
+
+test("a session that may only add a passkey ends 15 minutes after sign-in and says so", async () => {
+  expect(ENROLL_ONLY_SESSION_MS).toBe(15 * 60_000);
+  const token = await store().create(ada, database.db, { enrollOnly: true });
+  expect((await rowOf(token))?.expiresAt).toEqual(new Date(t + 15 * 60_000));
+  expect((await store().resolve(token))?.enrollOnly).toBe(true);
+  const full = await store().create(ada, database.db, { enrollOnly: false });
+  expect((await rowOf(full))?.expiresAt).toEqual(new Date(t + SESSION_ABSOLUTE_MS));
+  expect((await store().resolve(full))?.enrollOnly).toBe(false);
+  t += 15 * 60_000 - 1;
+  expect(await store().resolve(token)).not.toBeNull();
+  t += 1;
+  expect(await store().resolve(token), "refused from exactly 15 minutes").toBeNull();
+  expect((await rows()).map((r) => r.tokenHash)).toEqual([sha256Hex(full)]);
+});
+
+test("a flash is shown once, only to its session, and only the latest one set", async () => {
+  const adas = await store().resolve(await store().create(ada));
+  const bobs = await store().resolve(await store().create(bob));
+  if (!adas || !bobs) throw new Error("no session");
+  await store().setFlash(adas.sessionId, "first");
+  await store().setFlash(adas.sessionId, "second");
+  expect(await store().takeFlash(adas.sessionId, "first"), "replaced by the second").toBe(false);
+  expect(await store().takeFlash(bobs.sessionId, "second"), "another session's").toBe(false);
+  expect(await store().takeFlash(adas.sessionId, "second")).toBe(true);
+  expect(await store().takeFlash(adas.sessionId, "second"), "single use").toBe(false);
+  await store().setFlash(bobs.sessionId, "bobs");
+  expect(await store().takeFlash(adas.sessionId, "bobs")).toBe(false);
+  expect(await store().takeFlash(bobs.sessionId, "bobs")).toBe(true);
 });
 
 test("the CSRF token is SHA-256 of csrf: and the session token", () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import type { Database } from "../../src/db/client.ts";
+import type { Database, Executor } from "../../src/db/client.ts";
 import {
   organizations,
   webhookDeliveries,
@@ -8,8 +8,10 @@ import {
   webhookSubscriptions,
 } from "../../src/db/schema/index.ts";
 import { createLogger } from "../../src/logger.ts";
+import { claimDue, disableSubscription } from "../../src/outbox/delivery-store.ts";
 import { type DispatcherOptions, WebhookDispatcher } from "../../src/outbox/dispatcher.ts";
 import { recordEvent } from "../../src/outbox/outbox.ts";
+import { WebhookSecretBox } from "../../src/outbox/secret-box.ts";
 import { newWebhookSecret } from "../../src/outbox/signer.ts";
 import { testDispatcherOptions } from "../helpers/dispatcher-options.ts";
 import { migratedPglite } from "../helpers/pglite-snapshot.ts";
@@ -38,7 +40,10 @@ const dispatcher = async (overrides: Partial<DispatcherOptions> = {}, start = tr
   if (start) await d.start();
   return d;
 };
-const subscribe = async (script: number[], extra: { failingSince?: Date } = {}) => {
+const subscribe = async (
+  script: number[],
+  extra: { failingSince?: Date; events?: string[] } = {},
+) => {
   const secret = newWebhookSecret();
   const receiver = startReceiver(() => secret, { script });
   receivers.push(receiver);
@@ -47,7 +52,7 @@ const subscribe = async (script: number[], extra: { failingSince?: Date } = {}) 
     .values({
       organizationId,
       url: receiver.url,
-      events: ["project.created"],
+      events: extra.events ?? ["project.created"],
       secret,
       failingSince: extra.failingSince ?? null,
     })
@@ -181,6 +186,128 @@ test("failing for exactly 5 days disables the subscription; a moment less does n
       reason: "failing for 5 days",
     },
   ]);
+});
+
+test("a disabled subscription is announced to the organization's webhook.disabled subscribers", async () => {
+  const since = new Date(clock.getTime() - 5 * 86_400_000);
+  const watcher = await subscribe([200], { events: ["webhook.disabled"] });
+  const failing = await subscribe([500], { failingSince: since });
+  const gone = await subscribe([410]);
+  await emit();
+  await dispatcher();
+  await eventually(async () => (await subscription(gone.id))?.active === false, "410 disabled");
+  await eventually(async () => (await subscription(failing.id))?.active === false, "5 days");
+  await eventually(async () => watcher.receiver.received.length === 2, "both announced");
+  const url = async (id: string) => (await subscription(id))?.url;
+  const announced = (await database.db.select().from(webhookEvents))
+    .filter((e) => e.type === "webhook.disabled")
+    .map((e) => (e.payload as { data: unknown }).data);
+  expect(announced).toHaveLength(2);
+  expect(announced).toContainEqual({
+    webhookId: failing.id,
+    url: await url(failing.id),
+    reason: "Failing for 5 days",
+    failingSince: since.toISOString(),
+  });
+  expect(announced).toContainEqual({
+    webhookId: gone.id,
+    url: await url(gone.id),
+    reason: "Receiver answered 410 Gone",
+    failingSince: null,
+  });
+  expect(await subscription(watcher.id)).toMatchObject({ active: true });
+});
+
+test("a claim from a driver that hands jsonb over as text carries the parsed values", async () => {
+  // postgres.js answers raw statements with an array of rows; jsonb may arrive as its text
+  const payload = { type: "project.created", data: { project } };
+  const sealed = { v: 1, iv: "aXY", data: "ZGF0YQ" };
+  const row = {
+    id: "d1",
+    attempts: "2",
+    subscription_id: "s1",
+    url: "https://receiver.example/hook",
+    secret: null,
+    secret_sealed: JSON.stringify(sealed),
+    previous_secret_sealed: null,
+    previous_secret_until: "2042-01-02T00:00:00.000Z",
+    active: true,
+    failing_since: null,
+    payload: JSON.stringify(payload),
+  };
+  const textDriver = { execute: async () => [row] } as unknown as Executor;
+  const leaseUntil = new Date(clock.getTime() + 7_000);
+  const options = { now: clock, leaseUntil, limit: 1, perSubscription: 1 };
+  expect(await claimDue(textDriver, options)).toEqual([
+    {
+      id: "d1",
+      attempts: 2,
+      leaseUntil,
+      subscriptionId: "s1",
+      url: "https://receiver.example/hook",
+      secret: null,
+      secretSealed: sealed,
+      previousSecretSealed: null,
+      previousSecretUntil: new Date("2042-01-02T00:00:00.000Z"),
+      active: true,
+      failingSince: null,
+      payload,
+    },
+  ]);
+});
+
+test("disabling a subscription already off changes nothing and announces nothing again", async () => {
+  await subscribe([200], { events: ["webhook.disabled"] });
+  const { id } = await subscribe([]);
+  await disableSubscription(database.db, id, "Receiver answered 410 Gone", clock);
+  const first = await subscription(id);
+  await disableSubscription(database.db, id, "Failing for 5 days", new Date(clock.getTime() + 1));
+  expect(await subscription(id)).toEqual(first);
+  expect(first).toMatchObject({ active: false, disabledReason: "Receiver answered 410 Gone" });
+  const announced = (await database.db.select().from(webhookEvents)).filter(
+    (e) => e.type === "webhook.disabled",
+  );
+  expect(announced.map((e) => (e.payload as { data: { reason: string } }).data.reason)).toEqual([
+    "Receiver answered 410 Gone",
+  ]);
+});
+
+test("sealed secrets sign; the previous one too while the rotation's grace lasts, not from its end", async () => {
+  const box = new WebhookSecretBox(undefined); // the development key, as the dispatcher's default
+  const sealed = async (
+    receiverSecret: "current" | "previous",
+    previousSecretUntil: Date | null,
+  ) => {
+    const [current, previous] = [newWebhookSecret(), newWebhookSecret()];
+    const receiver = startReceiver(() => (receiverSecret === "current" ? current : previous));
+    receivers.push(receiver);
+    const [row] = await database.db
+      .insert(webhookSubscriptions)
+      .values({ organizationId, url: receiver.url, events: ["project.created"], secret: null })
+      .returning({ id: webhookSubscriptions.id });
+    const id = (row as { id: string }).id;
+    await database.db
+      .update(webhookSubscriptions)
+      .set({
+        secretSealed: await box.seal(id, current),
+        previousSecretSealed: await box.seal(id, previous),
+        previousSecretUntil,
+      })
+      .where(eq(webhookSubscriptions.id, id));
+    return { receiver, id };
+  };
+  const later = new Date(clock.getTime() + 3_600_000);
+  const onCurrent = await sealed("current", null);
+  const inGrace = await sealed("previous", later);
+  const graceOver = await sealed("previous", clock);
+  await emit();
+  await dispatcher();
+  await eventually(async () => (await delivery(onCurrent.id))?.status === "delivered", "current");
+  await eventually(async () => (await delivery(inGrace.id))?.status === "delivered", "previous");
+  await eventually(async () => graceOver.receiver.rejected.length > 0, "grace over: refused");
+  expect(graceOver.receiver.received).toEqual([]);
+  expect(onCurrent.receiver.rejected).toEqual([]);
+  expect(inGrace.receiver.rejected).toEqual([]);
 });
 
 test("a pending delivery of an inactive subscription fails unsent, its attempt not counted", async () => {

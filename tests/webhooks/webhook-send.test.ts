@@ -266,3 +266,24 @@ test("the signature's timestamp is the send time", async () => {
     setSystemTime();
   }
 });
+
+test("no secret that can be read: failed with what to do, and the receiver never contacted", async () => {
+  seen.length = 0;
+  expect(await sendWebhook(input("/status/204", { secrets: [] }))).toEqual({
+    kind: "failed",
+    error:
+      "The signing secret cannot be decrypted (was WEBHOOK_SECRET_KEY changed?); rotate the webhook's secret",
+  });
+  expect(seen).toEqual([]);
+});
+
+test("during a rotation's grace both secrets sign: a receiver holding either one verifies", async () => {
+  const [current, previous] = [newWebhookSecret(), newWebhookSecret()];
+  seen.length = 0;
+  const sent = input("/status/204", { secrets: [current, previous] });
+  expect(await sendWebhook(sent)).toEqual({ kind: "delivered", status: 204 });
+  const [request] = seen as [Seen];
+  for (const secret of [current, previous]) {
+    expect(new Webhook(secret).verify(request.body, request.headers)).toEqual(sent.payload);
+  }
+});

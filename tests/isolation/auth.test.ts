@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { apiKeys } from "../../src/db/schema/index.ts";
+import { apiKeys, users } from "../../src/db/schema/index.ts";
 import {
   type DriverName,
   describeEachDriver,
@@ -188,6 +188,38 @@ function suite(driver: DriverName) {
         cidr: "198.18.0.0/24",
       });
     });
+  });
+
+  test("operator: B's lookalike check compares B's members only; a lookalike of A's member joins B, A untouched", async () => {
+    const { a, b } = await twoOrganizations(make);
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const genuine = await make.user({ email: `dave-${suffix}@example.com` });
+    await app.services.operator.addMember({
+      organizationId: a.organizationId,
+      userId: genuine.id,
+      role: "technician",
+    });
+    // written straight to the table, as a row from before the check would be
+    const [lookalike] = await app.services.database.db
+      .insert(users)
+      .values({ email: `d\u0430ve-${suffix}@example.com`, firstName: "F", lastName: "K" })
+      .returning();
+    await expectUntouched(app, a.organizationId, async () => {
+      const joined = await app.services.operator.addMember({
+        organizationId: b.organizationId,
+        userId: lookalike?.id as string,
+        role: "technician",
+      });
+      expect(joined).toMatchObject({ userId: lookalike?.id, role: "technician" });
+    });
+    // within A the same user is refused: the check is real, only scoped to one organization
+    await expect(
+      app.services.operator.addMember({
+        organizationId: a.organizationId,
+        userId: lookalike?.id as string,
+        role: "technician",
+      }),
+    ).rejects.toThrow("looks the same as another member's");
   });
 
   test("keys: the 50 active keys of a member count per organization; B's keys do not stop A's", async () => {

@@ -33,6 +33,7 @@ const RETENTION = `${DISPATCHER} > retention purges A's settled old event and ke
 const KEY_ORG = `${AUTH} > a key acts in its own organization with that organization's role, even when the owner belongs to both`;
 const KEYS = `${AUTH} > keys: creating one for a non-member is refused; revoking A's key leaves B's working; last use is recorded on the used key only`;
 const OPERATOR = `${AUTH} > operator: members, custom roles and ingest sources of one organization leave the other's alone`;
+const LOOKALIKE_MEMBERS = `${AUTH} > operator: B's lookalike check compares B's members only; a lookalike of A's member joins B, A untouched`;
 const OPERATOR_READS = `${SETTINGS} > operator: organization(B) lists only B's members, roles, ingest sources and keys; userAccounts lists each user's own memberships`;
 const MEMBER_KEYS = `${SETTINGS} > settings screen: B's ADMIN sees only B and B's keys and cannot revoke A's key (404, the key still works); a member of both sees each one's keys apart`;
 const PASSKEY_POLICY = `${PASSKEYS} > passkey policy: B's requirePasskey binds B's ADMIN seats only; A's admin, a technician in B, keeps the password`;
@@ -120,6 +121,7 @@ export const ISOLATION_TESTS: Record<string, string> = {
   // createApiKey's membership check and insert, revokeApiKey's update and its re-read
   "src/modules/operator/queries.ts#findApiKey": KEYS,
   "src/modules/operator/queries.ts#findCustomRole": OPERATOR,
+  "src/modules/operator/queries.ts#memberEmails": LOOKALIKE_MEMBERS,
   "src/modules/operator/queries.ts#findMembership": KEYS,
   "src/modules/operator/queries.ts#insertApiKey": KEYS,
   "src/modules/operator/queries.ts#insertIngestSource": OPERATOR,

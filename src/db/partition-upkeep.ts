@@ -2,7 +2,7 @@
  * The upkeep of the day-partitioned append-only tables (drizzle/0019_day_partitions.sql), run
  * once across every instance (a claimed turn in `maintenance_claims`, as the audit trail's
  * upkeep): creates each table's day partitions ahead, drops whole days past retention, and
- * deletes what the default partition holds past retention (docs/decisions.md §96).
+ * deletes what the default partition holds past retention (docs/decisions.md §24).
  */
 import type { Logger } from "../logger.ts";
 import { PeriodicFlush } from "./batched-writes.ts";

@@ -87,7 +87,7 @@ export function createGraphQLServer(
     // GraphiQL from the pinned @graphql-yoga/render-graphiql package (no CDN), loaded on the
     // first page view only; the headers editor starts with the Authorization line to fill in.
     // The page carries the schema, so GraphiQL never introspects before a key is typed in
-    // (docs/decisions.md §94): the schema is public (schema/*.graphql), nothing keyless is added
+    // (docs/decisions.md §22): the schema is public (schema/*.graphql), nothing keyless is added
     graphiql: config.production ? false : graphiqlWithSchema(schema),
     renderGraphiQL: async (options) =>
       (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),

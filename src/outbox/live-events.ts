@@ -36,7 +36,7 @@ export const fieldChanges = (changes?: Record<string, { from: unknown; to: unkno
     to: text(to),
   }));
 
-/** Events of a transaction that go to Redis once it has committed (docs/decisions.md §93). */
+/** Events of a transaction that go to Redis once it has committed (docs/decisions.md §21). */
 const afterCommit = new WeakMap<object, string[]>();
 const sending = new WeakSet<object>();
 

@@ -11,7 +11,7 @@ export interface SlotTimes {
 export const SLOT_TIMES: SlotTimes = { ttlMs: 30_000, renewMs: 10_000 };
 
 /**
- * The open-stream slots of every instance (docs/decisions.md §93): `take` answers false when
+ * The open-stream slots of every instance (docs/decisions.md §21): `take` answers false when
  * the key holds `max` already, anywhere; a holder renews its slots, and a slot it stops
  * renewing (its process died) is free after `ttlMs`.
  */

@@ -24,7 +24,7 @@ export interface LiveRedis {
 }
 
 /**
- * Hears every instance's committed live events (docs/decisions.md §17.7, §93): through Redis
+ * Hears every instance's committed live events (docs/decisions.md §17.7, §21): through Redis
  * pub/sub when `redis` is given (this instance's events published once their transaction has
  * committed), through Postgres LISTEN/NOTIFY otherwise. Resolves to how to stop hearing.
  */

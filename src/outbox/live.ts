@@ -29,7 +29,7 @@ export type LiveLoaders = Record<
 >;
 
 export interface LiveOptions {
-  /** REDIS_URL: events published and stream slots counted in Redis (docs/decisions.md §93) */
+  /** REDIS_URL: events published and stream slots counted in Redis (docs/decisions.md §21) */
   redis?: LiveRedis;
   slotTimes?: SlotTimes;
 }

@@ -6,7 +6,7 @@ import { eventually } from "../helpers/wait.ts";
 
 /**
  * No notification tells that a key expired: each instance's heartbeat authenticates its open
- * streams' keys again, so a stream ends soon after its key expires (docs/decisions.md §93).
+ * streams' keys again, so a stream ends soon after its key expires (docs/decisions.md §21).
  */
 describeEachDriver("GraphQL subscriptions: a key that expires", (driver) => {
   const clock = manualClock();

@@ -6,7 +6,7 @@ import { operator, ROTATE } from "./ops.ts";
 setDefaultTimeout(60_000);
 
 /**
- * The cap of 50 active keys per member counts keys, not secrets (docs/decisions.md §95): a
+ * The cap of 50 active keys per member counts keys, not secrets (docs/decisions.md §23): a
  * rotation replaces a key, so it is never refused by the cap, and its old secret, in its grace
  * or after, takes no place.
  */

@@ -17,7 +17,7 @@ import { type DriverName, describeEachDriver } from "../helpers/harness.ts";
 
 /**
  * Quota usage, idempotency records and webhook deliveries are range-partitioned by day
- * (docs/decisions.md §96): the migration that partitions them keeps every row, and one upkeep
+ * (docs/decisions.md §24): the migration that partitions them keeps every row, and one upkeep
  * turn across instances creates days ahead and drops whole days past retention, never a day
  * holding a pending delivery.
  */

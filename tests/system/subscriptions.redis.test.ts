@@ -16,7 +16,7 @@ import { sseEvents } from "../helpers/sse.ts";
 import { eventually } from "../helpers/wait.ts";
 
 /**
- * Two instances on one Postgres with REDIS_URL (docs/decisions.md §93): live events travel by
+ * Two instances on one Postgres with REDIS_URL (docs/decisions.md §21): live events travel by
  * Redis pub/sub, published once their transaction has committed, and the 10 streams per key
  * are counted in Redis for both instances together; a slot nobody renews any more expires.
  * Runs with TEST_DATABASE_URL and TEST_REDIS_URL.

@@ -6,7 +6,7 @@ import { sseEvents } from "../helpers/sse.ts";
 /**
  * Two service processes on one Postgres: a dashboard streaming ticketEvents from instance A sees
  * a ticket updated through instance B within a second, through Postgres LISTEN/NOTIFY or, with
- * REDIS_URL, through Redis pub/sub (docs/decisions.md §17.7, §93); and a killed instance's
+ * REDIS_URL, through Redis pub/sub (docs/decisions.md §17.7, §21); and a killed instance's
  * stream slots do not hold the key's limit.
  */
 const BUN = `${ROOT}node_modules/.bin/bun`;

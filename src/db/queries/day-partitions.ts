@@ -1,6 +1,6 @@
 /**
  * Day partitions of the append-only tables (range-partitioned by a timestamp column): created
- * ahead, listed and dropped whole at retention (docs/decisions.md §15, §96). Partition names
+ * ahead, listed and dropped whole at retention (docs/decisions.md §15, §24). Partition names
  * and bounds come from dates and from the constant table list, never from input, so they are
  * safe to splice into DDL.
  */

@@ -3,7 +3,7 @@ import { apiKeys } from "./api-keys.ts";
 
 /**
  * Open GraphQL subscription streams, one row each, so the per-key limit holds across instances
- * (docs/decisions.md §93). Used when no Redis is configured; a row whose instance stopped
+ * (docs/decisions.md §21). Used when no Redis is configured; a row whose instance stopped
  * renewing it (crashed, killed) expires, and one whose instance holds no database session any
  * more is taken back at once.
  */

@@ -89,7 +89,7 @@ export class KeySecurityService {
     const policy = await policyOf(this.db, old.organizationId);
     // the new key keeps the old expiry: under a maximum, a longer one cannot be renewed so
     requireWithinPolicy(old.expiresAt, policy?.maxKeyLifetimeDays ?? null, now, ["id"]);
-    // no cap check: a rotation replaces a key, the count of active keys stays (§95)
+    // no cap check: a rotation replaces a key, the count of active keys stays (§23)
     const secret = generateApiKey();
     const newId = crypto.randomUUID();
     const { apiKey, ended } = await this.db.transaction(async (tx) => {

@@ -135,7 +135,7 @@ export async function lockMemberKeys(db: Executor, organizationId: string, userI
 /**
  * The member's keys neither revoked nor expired at `now`, counted once across rotations: an
  * old secret (rotated, in its grace or after) is the same key as its replacement, so a
- * rotation never changes the count (docs/decisions.md §95).
+ * rotation never changes the count (docs/decisions.md §23).
  */
 export async function countActiveKeys(
   db: Executor,

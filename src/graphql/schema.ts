@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createSchema } from "graphql-yoga";
-import type { Resolvers as SchemaResolvers } from "../generated/schema.ts";
 import type { GraphQLContext } from "./context.ts";
+import type { Resolvers as SchemaResolvers } from "./resolvers.generated.ts";
 import { DateTime } from "./scalars.ts";
 
 const schemaDir = new URL("../../schema/", import.meta.url);

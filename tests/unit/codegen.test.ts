@@ -25,7 +25,10 @@ test("src/generated/ is what `npm run codegen` writes from the SDL and the opera
     filename: string;
     content: string;
   }[];
-  expect(outputs.length, "codegen.ts generates graphql.ts and schema.ts").toBe(2);
+  expect(
+    outputs.length,
+    "codegen.ts generates graphql.ts, schema.ts and the resolvers' types",
+  ).toBe(3);
   for (const { filename, content } of outputs) {
     const committed = readFileSync(new URL(filename, root), "utf8");
     expect(

@@ -33,11 +33,13 @@ const RULES: Record<ChangeType, { scope: Scope; permission?: Permission; viewAll
   equipment: { scope: "equipment:read", viewAll: "equipment.view_all" },
 };
 
-const TYPENAME: Record<ChangeType, string> = {
+const TYPENAME = {
   tickets: "Ticket",
   alerts: "Alert",
   equipment: "Equipment",
-};
+} as const satisfies Record<ChangeType, string>;
+/** a loaded record with its GraphQL type name (the union ChangeRecord resolves by it) */
+type TypedRecord = Record<string, unknown> & { __typename: (typeof TYPENAME)[ChangeType] };
 
 export interface ChangeArgs {
   types?: ChangeType[] | null;
@@ -51,7 +53,7 @@ export interface Change {
   op: ChangeOp;
   at: Date;
   /** the row with its GraphQL type name, null for a delete */
-  record: (Record<string, unknown> & { __typename: string }) | null;
+  record: TypedRecord | null;
 }
 
 const mayRead = (principal: Principal, type: ChangeType) => {
@@ -150,7 +152,7 @@ export class ChangeService {
       return equipmentByIds(db, organizationId, ids, ownerOf.equipment);
     };
     const loaded = await Promise.all(CHANGE_TYPES.map(load));
-    const records = new Map<string, Record<string, unknown> & { __typename: string }>();
+    const records = new Map<string, TypedRecord>();
     CHANGE_TYPES.forEach((type, i) => {
       for (const row of loaded[i] ?? [])
         records.set(row.id, { ...row, __typename: TYPENAME[type] });

@@ -13,7 +13,7 @@ export const identityService = {
       user: principal.user,
       apiKey: {
         name: principal.apiKey.name,
-        scopes: principal.apiKey.scopes,
+        scopes: [...principal.apiKey.scopes],
         expiresAt: principal.apiKey.expiresAt,
       },
     };

@@ -1,6 +1,5 @@
 import { GraphQLScalarType, Kind } from "graphql";
 import { requireOperator } from "../../auth/guard.ts";
-import type { apiKeys } from "../../db/schema/index.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import type { Resolvers } from "../../graphql/schema.ts";
 import { allowedChoices, exceedsPolicy } from "./lifetime.ts";
@@ -29,13 +28,6 @@ export const Seconds = new GraphQLScalarType<number, number>({
   },
 });
 
-type ApiKeyRow = typeof apiKeys.$inferSelect;
-type KeyRow = Pick<ApiKeyRow, "organizationId" | "createdAt" | "expiresAt"> &
-  Partial<Pick<ApiKeyRow, "allowedIps">> & {
-    /** joined by the list queries; absent on a single row */
-    maxKeyLifetimeDays?: number | null;
-  };
-
 /** Thin adapters: who acts, then the service. */
 export const keySecurityResolvers: Resolvers = {
   Seconds,
@@ -55,12 +47,12 @@ export const keySecurityResolvers: Resolvers = {
     },
   },
   MyOrganization: {
-    keyExpirationChoices: (org: { maxKeyLifetimeDays?: number | null }, _, ctx) =>
+    keyExpirationChoices: (org, _, ctx) =>
       allowedChoices(org.maxKeyLifetimeDays ?? null, ctx.now()),
   },
   ApiKey: {
-    allowedIps: (key: KeyRow) => key.allowedIps ?? [],
-    async exceedsLifetimePolicy(key: KeyRow, _, ctx) {
+    allowedIps: (key) => key.allowedIps ?? [],
+    async exceedsLifetimePolicy(key, _, ctx) {
       const max =
         key.maxKeyLifetimeDays !== undefined
           ? key.maxKeyLifetimeDays

@@ -1,6 +1,5 @@
 import { requireOperator } from "../../auth/guard.ts";
 import type { Member } from "../../auth/principal.ts";
-import type { apiKeys, organizations } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { GraphQLContext } from "../../graphql/context.ts";
 import type { Resolvers } from "../../graphql/schema.ts";
@@ -17,12 +16,6 @@ function requireMember(ctx: GraphQLContext): Member {
   }
   throw new ApiError("UNAUTHENTICATED", "Sign in to the settings screen");
 }
-
-type ApiKeyRow = typeof apiKeys.$inferSelect;
-/** an API key row, with its owner when the query joined it */
-type KeyRow = Pick<ApiKeyRow, "userId" | "expiresAt" | "revokedAt"> &
-  Partial<Pick<ApiKeyRow, "rotatedAt">> & { owner?: unknown };
-type OrgRow = Pick<typeof organizations.$inferSelect, "id">;
 
 /** Thin adapters: who may call, then the service. */
 export const settingsResolvers: Resolvers = {
@@ -69,33 +62,36 @@ export const settingsResolvers: Resolvers = {
     },
   },
   ApiKey: {
-    owner(key: KeyRow, _, ctx) {
-      return key.owner ?? ctx.services.operatorReads.userById(key.userId);
+    async owner(key, _, ctx) {
+      const owner = key.owner ?? (await ctx.services.operatorReads.userById(key.userId));
+      // the foreign key keeps every key's owner; graphql-js's own words if one were gone
+      if (!owner) throw new Error("Cannot return null for non-nullable field ApiKey.owner.");
+      return owner;
     },
-    status(key: KeyRow, _, ctx) {
+    status(key, _, ctx) {
       return keyStatus(key, ctx.now());
     },
   },
   Organization: {
-    members(org: OrgRow, _, ctx) {
+    members(org, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.members(org.id);
     },
-    roles(org: OrgRow, _, ctx) {
+    roles(org, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.roles(org.id);
     },
-    ingestSources(org: OrgRow, _, ctx) {
+    ingestSources(org, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.ingestSources(org.id);
     },
-    apiKeys(org: OrgRow, _, ctx) {
+    apiKeys(org, _, ctx) {
       requireOperator(ctx);
       return ctx.services.operatorReads.apiKeys(org.id);
     },
   },
   UserAccount: {
-    memberships(user: { id: string }, _, ctx) {
+    memberships(user, _, ctx) {
       return ctx.services.operatorReads.membershipsOf(user.id);
     },
   },

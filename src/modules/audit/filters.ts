@@ -4,23 +4,14 @@
  */
 import { isIP } from "node:net";
 import { PAGE_LIMIT } from "../../db/paging.ts";
+import type { AuditLogFilter } from "../../generated/schema.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import type { AuditCursor, AuditFilter } from "./queries.ts";
 
 export type { AuditCursor, AuditFilter };
 
-export interface AuditLogFilterInput {
-  keyId?: string | null;
-  userId?: string | null;
-  route?: string | null;
-  statusClass?: string | null;
-  ip?: string | null;
-  from?: string | null;
-  to?: string | null;
-}
-
 export interface AuditLogArgs {
-  filter?: AuditLogFilterInput | null;
+  filter?: AuditLogFilter | null;
   after?: string | null;
   limit?: number | null;
 }
@@ -50,7 +41,7 @@ function decodeCursor(text: string): AuditCursor | undefined {
 
 /** Checks a filter; `knownRoutes` are the route templates the service answers. */
 export function parseFilter(
-  input: AuditLogFilterInput | null | undefined,
+  input: AuditLogFilter | null | undefined,
   knownRoutes: ReadonlySet<string>,
   problems: Problems,
   prefix: string[] = ["filter"],

@@ -1,4 +1,5 @@
 import { equipmentPlatformEnum, equipmentTypeEnum } from "../../db/schema/index.ts";
+import type { BulkEquipmentItem } from "../../generated/schema.ts";
 import { isUuid } from "../../validation.ts";
 
 export const EQUIPMENT_TYPES = equipmentTypeEnum.enumValues;
@@ -9,16 +10,6 @@ type EquipmentType = (typeof EQUIPMENT_TYPES)[number];
 type EquipmentPlatform = (typeof EQUIPMENT_PLATFORMS)[number];
 
 /** One bulk-create item as received (REST and GraphQL): type and platform unchecked strings. */
-export interface BulkItemInput {
-  name: string;
-  type: string;
-  platform?: string | null;
-  location?: string | null;
-  unitId?: string | null;
-  managedBy?: string | null;
-  assignToUserId?: string | null;
-}
-
 export interface ValidItem {
   index: number;
   item: {
@@ -54,7 +45,7 @@ const isPlatform = (value: string): value is EquipmentPlatform =>
  * unit or user fails exactly like one that does not exist.
  */
 export function checkItems(
-  items: BulkItemInput[],
+  items: BulkEquipmentItem[],
   known: { units: ReadonlySet<string>; members: ReadonlySet<string> },
 ): { valid: ValidItem[]; errors: ItemError[] } {
   const valid: ValidItem[] = [];
@@ -88,7 +79,7 @@ export function checkItems(
 }
 
 function firstProblem(
-  item: BulkItemInput,
+  item: BulkEquipmentItem,
   known: { units: ReadonlySet<string>; members: ReadonlySet<string> },
 ): { field: string; message: string } | undefined {
   const name = item.name.trim();

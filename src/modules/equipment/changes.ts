@@ -7,9 +7,10 @@ import {
 import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { ApiError, invalidTransition, notFound, versionMismatch } from "../../errors.ts";
+import type { UpdateEquipmentInput } from "../../generated/schema.ts";
 import { recordChange } from "../../outbox/changes.ts";
 import { isUuid, Problems } from "../../validation.ts";
-import { type EQUIPMENT_PLATFORMS, type EQUIPMENT_TYPES, FIELD_LIMITS } from "./bulk-items.ts";
+import { FIELD_LIMITS } from "./bulk-items.ts";
 import { equipmentEvents } from "./events.ts";
 import { equipmentJson } from "./json.ts";
 import {
@@ -19,17 +20,6 @@ import {
   memberUserIds,
   updateEquipmentRow,
 } from "./queries.ts";
-
-export interface UpdateEquipmentInput {
-  name?: string | null;
-  type?: (typeof EQUIPMENT_TYPES)[number] | null;
-  platform?: (typeof EQUIPMENT_PLATFORMS)[number] | null;
-  location?: string | null;
-  unitId?: string | null;
-  managedBy?: string | null;
-  assignedUserId?: string | null;
-  status?: EquipmentRow["status"] | null;
-}
 
 const FIELDS = [
   "name",

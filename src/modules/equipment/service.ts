@@ -9,12 +9,17 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { type PageArgs, pageWindow } from "../../db/paging.ts";
 import { ApiError, notFound, validationFailed } from "../../errors.ts";
+import type {
+  BulkCreateEquipmentInput,
+  BulkEquipmentItem,
+  UpdateEquipmentInput,
+} from "../../generated/schema.ts";
 import { recordChange } from "../../outbox/changes.ts";
 import type { LiveEvent, LiveHub } from "../../outbox/live.ts";
 import { liveFilter } from "../../outbox/live-filters.ts";
 import { isUuid } from "../../validation.ts";
-import { type BulkItemInput, checkItems } from "./bulk-items.ts";
-import { changeEquipment, type UpdateEquipmentInput, visibleEquipment } from "./changes.ts";
+import { checkItems } from "./bulk-items.ts";
+import { changeEquipment, visibleEquipment } from "./changes.ts";
 import { equipmentEvents } from "./events.ts";
 import { equipmentJson } from "./json.ts";
 import {
@@ -35,11 +40,6 @@ const DAY_MS = 86_400_000;
 export const TOKEN_LIFETIME_MS = { bulk: 7 * DAY_MS, invitation: 30 * DAY_MS } as const;
 export type TokenKind = keyof typeof TOKEN_LIFETIME_MS;
 const TOKEN_SHAPE = /^[A-Za-z0-9]{20,64}$/;
-
-export interface BulkCreateInput {
-  items: BulkItemInput[];
-  tokenKind?: TokenKind | null;
-}
 
 /** Equipment rules (docs/decisions.md §4 and §6), shared by REST and GraphQL via the resolvers. */
 export class EquipmentService {
@@ -88,7 +88,7 @@ export class EquipmentService {
    * Checks every item, creates the valid ones and their install tokens in one transaction, and
    * lists the others in `errors`. When no item is valid nothing is written and the call is a 400.
    */
-  async bulkCreate(principal: Principal, input: BulkCreateInput) {
+  async bulkCreate(principal: Principal, input: BulkCreateEquipmentInput) {
     requireApiAccess(principal);
     requireScope(principal, "equipment:write");
     requirePermission(principal, "equipment.manage");
@@ -103,7 +103,7 @@ export class EquipmentService {
     }
     const organizationId = principal.organization.id;
     const { db } = this.database;
-    const wanted = (pick: (item: BulkItemInput) => string | null | undefined) => [
+    const wanted = (pick: (item: BulkEquipmentItem) => string | null | undefined) => [
       ...new Set(items.map(pick).filter((id): id is string => !!id && isUuid(id))),
     ];
     const [units, members] = await Promise.all([

@@ -3,6 +3,7 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { nextCursor, PAGE_NUMBER_LIMITS, pageNumberWindow } from "../../db/paging.ts";
 import { notFound } from "../../errors.ts";
+import type { CreateProjectInput, UpdateProjectInput } from "../../generated/schema.ts";
 import { isUuid, Problems } from "../../validation.ts";
 import { projectEvents } from "./events.ts";
 import {
@@ -21,11 +22,6 @@ export const PROJECT_LIMITS = {
   description: { max: 1000 },
   ...PAGE_NUMBER_LIMITS,
 } as const;
-
-export interface ProjectInput {
-  name?: string | null;
-  description?: string | null;
-}
 
 /** What a project looks like everywhere outside the database: API answers and event payloads. */
 export const projectJson = (row: ProjectRow) => ({
@@ -85,7 +81,7 @@ export class ProjectService {
     return projectJson(row);
   }
 
-  async create(principal: Principal, input: ProjectInput) {
+  async create(principal: Principal, input: CreateProjectInput) {
     canWrite(principal);
     const problems = new Problems();
     if (input.name == null) problems.add(["input", "name"], "Required");
@@ -106,7 +102,7 @@ export class ProjectService {
     });
   }
 
-  async update(principal: Principal, id: string, input: ProjectInput) {
+  async update(principal: Principal, id: string, input: UpdateProjectInput) {
     canWrite(principal);
     const problems = new Problems();
     const changes = checkInput(problems, input);
@@ -155,7 +151,7 @@ function canWrite(principal: Principal) {
 }
 
 /** Checks the fields that are present; the name is trimmed, the description kept as written. */
-function checkInput(problems: Problems, input: ProjectInput) {
+function checkInput(problems: Problems, input: UpdateProjectInput) {
   const name = input.name?.trim();
   const description = input.description ?? undefined;
   const { name: n, description: d } = PROJECT_LIMITS;

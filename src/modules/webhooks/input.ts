@@ -2,6 +2,7 @@ import { requireScope } from "../../auth/guard.ts";
 import type { Scope } from "../../auth/permissions.ts";
 import type { Principal } from "../../auth/principal.ts";
 import { PAGE_NUMBER_LIMITS } from "../../db/paging.ts";
+import type { UpdateWebhookInput } from "../../generated/schema.ts";
 import type { WebhookEventDeclaration } from "../../outbox/events.ts";
 import { assertSafeTarget, type Resolve, UnsafeUrlError } from "../../outbox/ssrf.ts";
 import type { Problems } from "../../validation.ts";
@@ -16,19 +17,13 @@ export const WEBHOOK_LIMITS = {
   ...PAGE_NUMBER_LIMITS,
 } as const;
 
-export interface WebhookInput {
-  url?: string | null;
-  events?: string[] | null;
-  active?: boolean | null;
-}
-
 /**
  * Checks the fields that are present; events are de-duplicated, order kept. The URL must be a
  * public target (the SSRF guard resolves its name) unless private targets are allowed.
  */
 export async function checkWebhookInput(
   problems: Problems,
-  input: WebhookInput,
+  input: UpdateWebhookInput,
   /** every type the features declare (src/features.ts) */
   eventTypes: readonly string[],
   allowPrivate: boolean,

@@ -3,17 +3,18 @@ import type { Principal } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import { numberedPage, type PageNumberArgs, pageNumberWindow } from "../../db/paging.ts";
 import { ApiError, notFound } from "../../errors.ts";
+import type { CreateWebhookInput, UpdateWebhookInput } from "../../generated/schema.ts";
 import type { WebhookEventDeclaration } from "../../outbox/events.ts";
 import { WEBHOOK_CHANNEL } from "../../outbox/outbox.ts";
 import { WebhookSecretBox } from "../../outbox/secret-box.ts";
 import { newWebhookSecret } from "../../outbox/signer.ts";
 import type { Resolve } from "../../outbox/ssrf.ts";
 import { isUuid, Problems } from "../../validation.ts";
-import { checkWebhookInput, mayReceive, WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
+import { checkWebhookInput, mayReceive, WEBHOOK_LIMITS } from "./input.ts";
 import * as q from "./queries.ts";
 import { checkGraceHours, resealSecrets, rotateSecret, sealClearSecrets } from "./secrets.ts";
 
-export { WEBHOOK_LIMITS, type WebhookInput } from "./input.ts";
+export { WEBHOOK_LIMITS } from "./input.ts";
 
 const webhookJson = (row: q.SubscriptionRow) => ({
   id: row.id,
@@ -83,7 +84,7 @@ export class WebhookService {
     return webhookJson(await this.owned(principal, id));
   }
 
-  async create(principal: Principal, input: WebhookInput) {
+  async create(principal: Principal, input: CreateWebhookInput) {
     allow(principal, "webhooks:write");
     const problems = new Problems();
     if (input.url == null) problems.add(["input", "url"], "Required");
@@ -144,7 +145,7 @@ export class WebhookService {
     return resealSecrets(this.database.db, this.box);
   }
 
-  async update(principal: Principal, id: string, input: WebhookInput) {
+  async update(principal: Principal, id: string, input: UpdateWebhookInput) {
     allow(principal, "webhooks:write");
     const problems = new Problems();
     const values = await checkWebhookInput(

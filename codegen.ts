@@ -15,8 +15,10 @@ const concat = (folder: string) => {
  * `npm run codegen`: the SDL (schema/*.graphql) and the REST routes' operations
  * (src/graphql/operations/*.graphql) → src/generated/graphql.ts, one file with the schema's
  * enums as constants, each operation's result and variables types, and each operation as a
- * typed document string that the executor parses, validates and compiles at start-up.
- * tests/unit/codegen.test.ts fails when the committed file is out of date.
+ * typed document string that the executor parses, validates and compiles at start-up; the SDL
+ * → src/generated/schema.ts (its types and inputs) and src/graphql/resolvers.generated.ts (the
+ * resolvers' types over src/graphql/mappers.ts). tests/unit/codegen.test.ts fails when a
+ * committed file is out of date.
  */
 const schemaTypes = {
   enumsAsTypes: true,

@@ -20,7 +20,7 @@ import { buildSchema } from "../../src/graphql/schema.ts";
 
 const root = new URL("../../", import.meta.url);
 
-test("src/generated/ is what `npm run codegen` writes from the SDL and the operations", async () => {
+test("the generated files are what `npm run codegen` writes from the SDL, operations and mappers", async () => {
   const outputs = (await generate({ ...config, cwd: root.pathname, silent: true }, false)) as {
     filename: string;
     content: string;
@@ -33,7 +33,7 @@ test("src/generated/ is what `npm run codegen` writes from the SDL and the opera
     const committed = readFileSync(new URL(filename, root), "utf8");
     expect(
       committed === content,
-      `${filename} is out of date with schema/ or src/graphql/operations/: run npm run codegen`,
+      `${filename} is out of date with schema/, src/graphql/operations/ or mappers: run npm run codegen`,
     ).toBe(true);
   }
 }, 30_000);

@@ -9,6 +9,7 @@ export function sseEvents(response: Response) {
   let buffer = "";
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary GraphQL results
   const queued: any[] = [];
+  let pending: ReturnType<typeof reader.read> | undefined;
   return {
     /** the next `next` event's data, or a failure after `timeoutMs` */
     // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary GraphQL results
@@ -21,9 +22,13 @@ export function sseEvents(response: Response) {
         const timeout = new Promise<"timeout">((resolve) => {
           timer = setTimeout(() => resolve("timeout"), left);
         });
-        const read = await Promise.race([reader.read(), timeout]);
+        // a read that lost the race stays pending and is raced again by the next call: a
+        // new read would leave it behind, and the chunk it receives would be lost
+        pending ??= reader.read();
+        const read = await Promise.race([pending, timeout]);
         clearTimeout(timer);
         if (read === "timeout") throw new Error("no event within the time limit");
+        pending = undefined;
         if (read.done) throw new Error("the stream ended");
         buffer += decoder.decode(read.value, { stream: true });
         let end = buffer.indexOf("\n\n");

@@ -80,8 +80,8 @@ function haproxyConfig(port: number, instancePorts: number[]): string {
     "backend orgit",
     "  balance leastconn",
     "  option httpchk",
-    // HTTP/1.1 with a Host: the service reads the request's URL from it
-    "  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host orgit.internal",
+    // HTTP/1.1 with a Host, as deploy/haproxy.cfg: without one the service answers 404
+    "  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host orgit",
     "  http-check expect status 200",
     "  retry-on conn-failure empty-response",
     // HAProxy's own 503 (no instance ready) carries the service's body and Retry-After

@@ -84,8 +84,12 @@ function haproxyConfig(port: number, instancePorts: number[]): string {
     "  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host orgit",
     "  http-check expect status 200",
     "  retry-on conn-failure empty-response",
-    // HAProxy's own 503 (no instance ready) carries the service's body and Retry-After
-    `  http-error status 503 content-type application/json string '{"error":"Service unavailable"}' hdr Retry-After 1`,
+    // HAProxy's own errors as the service's 503 with Retry-After, as deploy/haproxy.cfg
+    ...[502, 503, 504].map(
+      (code) =>
+        `  http-error status ${code} content-type application/json string '{"error":"Service unavailable"}' hdr Retry-After 1`,
+    ),
+    "  http-after-response set-status 503 if { status 502 } || { status 504 }",
     "  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions",
     ...instancePorts.map((p, i) => `  server orgit${i} 127.0.0.1:${p} check`),
     "",
@@ -154,8 +158,23 @@ export async function startCluster(maxLagMs: number): Promise<Cluster> {
     });
   // one at a time: the first applies the migrations
   const instances: Instance[] = [];
-  for (let i = 0; i < 3; i++) {
-    instances.push({ label: `instance ${i}`, port: ports[i] as number, process: await launch(i) });
+  try {
+    for (let i = 0; i < 3; i++) {
+      instances.push({
+        label: `instance ${i}`,
+        port: ports[i] as number,
+        process: await launch(i),
+      });
+    }
+  } catch (error) {
+    // an instance that does not start: stop what is running, then say why
+    await Promise.all(instances.map((instance) => instance.process.stop()));
+    redis.kill("SIGTERM");
+    await admin.end();
+    await replica.stop("immediate");
+    await primary.stop("immediate");
+    for (const folder of [replica.dir, primary.dir, dir]) removeFolder(folder);
+    throw error;
   }
 
   const port = await freePort();

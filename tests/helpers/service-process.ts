@@ -22,6 +22,8 @@ export interface ServiceProcessOptions {
   pollMs?: number;
   /** names the child in failure messages, e.g. "deno" */
   label: string;
+  /** the port to listen on (a restart behind a load balancer keeps its port); a free one if unset */
+  port?: number;
 }
 
 export interface ServiceProcess {
@@ -78,7 +80,7 @@ function collect(stream: ReadableStream<Uint8Array>) {
  */
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
   const { label, fetchInit } = options;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const base = `${options.scheme ?? "http"}://127.0.0.1:${port}`;
   const child = Bun.spawn(options.command, {
     cwd: ROOT,

@@ -62,7 +62,7 @@ test("HAProxy: checks /readyz and sends to the port compose's instances listen o
   const cfg = read("deploy/haproxy.cfg");
   const compose = Bun.YAML.parse(read("deploy/compose.yaml")) as Any;
   const port = compose.services.orgit.environment.PORT;
-  const check = cfg.match(/option httpchk GET (\S+)/)?.[1];
+  const check = cfg.match(/http-check send meth GET uri (\S+) ver HTTP\/1\.1 hdr Host \S+/)?.[1];
   expect(PROBE_PATHS.has(check ?? ""), `health check path ${check}`).toBe(true);
   expect(check).toBe("/readyz");
   const server = cfg.match(/server-template \S+ (\d+) (\w+):(\d+)/);

@@ -7,14 +7,17 @@ import { createDatabase, type Database } from "../../src/db/client.ts";
 
 /**
  * An in-memory PGlite with the schema, started from a data directory saved once per set of
- * migrations (in the OS temp directory) instead of running initdb and every migration: 3–4×
- * faster under load. For the unit suites StrykerJS runs once per mutant
- * (docs/testing.md, "Mutation testing"); `freshDatabase` stays the path the API suites take.
+ * migrations and UTC day (in the OS temp directory) instead of running initdb and every
+ * migration: 3–4× faster, and it is what `freshDatabase` gives every suite (docs/testing.md).
+ * The saved directory is made by the real migrations; the migration suites
+ * (tests/platform/*migration*, day-partitions) run them on empty databases of their own.
  */
 const DRIZZLE = decodeURIComponent(new URL("../../drizzle", import.meta.url).pathname);
 
-function snapshotFile(): string {
+/** A digest of the migrations and the UTC day (what a migration creates "ahead" is dated). */
+export function migrationsDigest(): string {
   const hash = createHash("sha256");
+  hash.update(new Date().toISOString().slice(0, 10));
   const pglite = JSON.parse(
     readFileSync(join(DRIZZLE, "../node_modules/@electric-sql/pglite/package.json"), "utf8"),
   ) as { version: string };
@@ -23,7 +26,11 @@ function snapshotFile(): string {
     if (name.endsWith(".sql")) hash.update(name).update(readFileSync(join(DRIZZLE, name)));
   }
   hash.update(readFileSync(join(DRIZZLE, "meta/_journal.json")));
-  return join(tmpdir(), `orgit-pglite-${hash.digest("hex").slice(0, 16)}.tar`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+function snapshotFile(): string {
+  return join(tmpdir(), `orgit-pglite-${migrationsDigest()}.tar`);
 }
 
 export async function migratedPglite(): Promise<{

@@ -6,9 +6,9 @@ import {
   registerInstance,
   touchInstance,
 } from "../db/queries/service-instances.ts";
-import { forbidden, unauthenticated } from "../errors.ts";
+import { unauthenticated } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import { refusedWith } from "./audit-trail.ts";
+import { admitKey } from "./key-admission.ts";
 import { KeyUse } from "./key-use.ts";
 import { isWellFormedApiKey, sha256Hex } from "./keys.ts";
 import { type KeyRecord, loadKeyRecord } from "./load-principal.ts";
@@ -113,35 +113,27 @@ export class KeyStore {
    * throws the contract's 401, or 403 when the key's allowlist does not hold the address.
    */
   async authenticate(secret: string | undefined, clientIp?: string): Promise<Principal> {
+    return this.authenticateNow(secret, clientIp);
+  }
+
+  /** `authenticate`, settled at once (a value or a throw) when the key's record is cached. */
+  authenticateNow(secret: string | undefined, clientIp?: string): Principal | Promise<Principal> {
     if (!secret) throw unauthenticated("Missing API key");
     const hash = sha256Hex(secret);
     // a cached hash was well formed (or is cached as unknown: the same 401); only a secret
     // that would cost a database read has its format and checksum checked first
     const hit = this.cached(hash); // null: an unknown hash cached, never read again
-    const record = hit === undefined ? await this.load(secret, hash) : hit;
-    if (!record) throw unauthenticated("Invalid API key");
-    // a recognised key's refusal goes into its organization's audit trail (refusedWith)
-    const key = { apiKeyId: record.keyId, organizationId: record.organizationId };
-    const owner = { ...key, userId: record.principal?.user.id ?? null };
-    if (record.revokedAt) throw refusedWith(unauthenticated("API key revoked"), owner);
+    if (hit === undefined)
+      return this.load(secret, hash).then((record) => this.admit(record, clientIp));
+    return this.admit(hit, clientIp);
+  }
+
+  private admit(record: KeyRecord | null, clientIp: string | undefined): Principal {
     const now = this.now();
-    // a time, not a flag: every instance refuses the old secret at the same instant
-    if (record.graceEndsAt && record.graceEndsAt.getTime() <= now.getTime()) {
-      throw refusedWith(unauthenticated("API key rotated"), owner);
-    }
-    if (record.expiresAt && record.expiresAt.getTime() <= now.getTime()) {
-      throw refusedWith(unauthenticated("API key expired"), owner);
-    }
-    if (!record.principal) {
-      const message = "API key owner is no longer a member of this organization";
-      throw refusedWith(unauthenticated(message), owner);
-    }
-    // the address is not echoed: the caller knows it, a log reader must not learn it from here
-    if (record.allows && !(clientIp && record.allows(clientIp))) {
-      throw refusedWith(forbidden("IP address not allowed for this API key"), owner);
-    }
-    this.use.note(record.keyId, now, record.graceEndsAt ? { ip: clientIp } : undefined);
-    return record.principal;
+    const principal = admitKey(record, clientIp, now);
+    const { keyId, graceEndsAt } = record as KeyRecord;
+    this.use.note(keyId, now, graceEndsAt ? { ip: clientIp } : undefined);
+    return principal;
   }
 
   /**

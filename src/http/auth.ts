@@ -15,7 +15,7 @@ export { bearerToken };
 
 /** What API-key authentication needs: the key store, the limits, and where `run` comes from. */
 export interface ApiKeyAuthDeps {
-  keys: Pick<Infrastructure["keys"], "authenticate">;
+  keys: Pick<Infrastructure["keys"], "authenticateNow">;
   limits: Infrastructure["limits"];
   operations: OperationBridge;
 }
@@ -45,7 +45,7 @@ export const apiKeyAuth = ({ keys, limits, operations }: ApiKeyAuthDeps) =>
     let principal: Principal;
     try {
       principal = await throttled(limits, surface, meta, headers, () =>
-        keys.authenticate(bearerToken(authorization), meta?.clientIp),
+        keys.authenticateNow(bearerToken(authorization), meta?.clientIp),
       );
     } catch (error) {
       remembered(meta, error);
@@ -92,7 +92,7 @@ export async function authenticateGraphQL(
   let principal: Principal;
   try {
     principal = await throttled(limits, graphqlSurface, meta, headers, () =>
-      services.keys.authenticate(token, meta?.clientIp),
+      services.keys.authenticateNow(token, meta?.clientIp),
     );
   } catch (error) {
     remembered(meta, error);

@@ -8,7 +8,7 @@ import {
   type Step,
   type Verdict,
 } from "../limits/limits.ts";
-import { pathOf, type RequestMeta, requestMeta } from "./request-context.ts";
+import { type RequestMeta, requestMeta } from "./request-context.ts";
 import { type HttpSurface, surfaceOf } from "./surfaces.ts";
 
 interface Answer {
@@ -65,25 +65,37 @@ export function limitKey(
  * The failed-authentication throttle around a credential lookup: a client refused a moment ago
  * gets its 429 before `attempt` runs; an attempt that fails (`failed`, a 401 by default) is
  * the one more question the limits answer, and its 429 replaces the error when the client's
- * buckets are empty. Successful attempts draw nothing here.
+ * buckets are empty. Successful attempts draw nothing here. Settled at once (a value, or a
+ * synchronous throw) when `attempt` is: a cached key costs no promise.
  */
-export async function throttled<T>(
+export function throttled<T>(
   limits: Limits,
   surface: HttpSurface,
   meta: RequestMeta | undefined,
   headers: Headers,
-  attempt: () => Promise<T>,
+  attempt: () => T | Promise<T>,
   failed: (error: unknown) => boolean = isAuthFailure,
-): Promise<T> {
+): T | Promise<T> {
   const client = meta?.client ?? "unknown";
   const blocked = limits.blocked(client, headers);
   if (blocked) throw blocked;
-  try {
-    return await attempt();
-  } catch (error) {
-    if (failed(error)) await enforce(limits.failedAuth(surface, client, headers));
+  const onFailure = (error: unknown): never | Promise<never> => {
+    if (!failed(error)) throw error;
+    const counted = enforce(limits.failedAuth(surface, client, headers));
+    if (counted instanceof Promise) {
+      return counted.then(() => {
+        throw error;
+      });
+    }
     throw error;
+  };
+  let result: T | Promise<T>;
+  try {
+    result = attempt();
+  } catch (error) {
+    return onFailure(error);
   }
+  return result instanceof Promise ? result.catch(onFailure) : result;
 }
 
 /**
@@ -98,7 +110,7 @@ export const rateLimitPlugin = (limits: Limits) =>
     .onRequest(({ request, set }) => {
       const meta = requestMeta(request);
       if (!meta) return; // only an app without the request context (a test's)
-      const path = pathOf(request.url);
+      const path = meta.path;
       if (!path.startsWith("/api/v1/")) return; // decided at authentication
       const surface = surfaceOf(path, request.headers.has("authorization"));
       const headers = set.headers as Headers;
@@ -124,7 +136,7 @@ function askUnanswered(limits: Limits, request: Request, set: Answer, error?: un
   if (!meta || meta.principal || meta.operator) return;
   const status = asApiError(error)?.status;
   if (status === 401 || status === 429) return;
-  const surface = surfaceOf(pathOf(request.url), request.headers.has("authorization"));
+  const surface = surfaceOf(meta.path, request.headers.has("authorization"));
   if (surface.beforeRouting) return;
   return answered(limits.limit(surface, meta.client, undefined, set.headers as Headers), set);
 }

@@ -14,6 +14,8 @@ const HSTS = "max-age=31536000; includeSubDomains";
 /** Per-request facts gathered along the way, for the access log. */
 export interface RequestMeta {
   id: string;
+  /** the URL's path, read once (Bun builds `request.url` anew on each read) */
+  path: string;
   startedAt: number;
   clientIp: string | undefined;
   /** the client as limits count it: `clientIp`, or its /64 for IPv6 (`clientNetwork`) */
@@ -106,12 +108,14 @@ export const requestContext = ({ config, logger, clientIp, audit }: Deps) => {
       const forwardedProto = viaTrustedProxy
         ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase()
         : undefined;
-      const secure = forwardedProto ? forwardedProto === "https" : request.url.startsWith("https:");
+      const url = request.url;
+      const secure = forwardedProto ? forwardedProto === "https" : url.startsWith("https:");
       const forwarded = viaTrustedProxy
         ? clientIp.resolve(peer, request.headers.get("x-forwarded-for"))
         : undefined;
       const meta: RequestMeta = {
         id: incoming && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID(),
+        path: pathOf(url),
         startedAt: performance.now(),
         clientIp: viaTrustedProxy ? forwarded : facts.direct,
         client: viaTrustedProxy ? clientNetwork(forwarded) : facts.directNetwork,
@@ -120,7 +124,7 @@ export const requestContext = ({ config, logger, clientIp, audit }: Deps) => {
       metas.set(request, meta);
       set.headers["x-request-id"] = meta.id;
       if (secure) set.headers["strict-transport-security"] = HSTS;
-      if (config.requireHttps && !secure && !PROBE_PATHS.has(pathOf(request.url))) {
+      if (config.requireHttps && !secure && !PROBE_PATHS.has(meta.path)) {
         set.status = 403;
         return { error: "HTTPS required" };
       }
@@ -137,6 +141,7 @@ export const requestContext = ({ config, logger, clientIp, audit }: Deps) => {
         ? Math.round((performance.now() - meta.startedAt) * 100) / 100
         : undefined;
       const principal = meta?.principal;
+      const userAgent = request.headers.get("user-agent");
       const key = principal
         ? {
             organizationId: principal.organization.id,
@@ -154,21 +159,21 @@ export const requestContext = ({ config, logger, clientIp, audit }: Deps) => {
           status,
           durationMs: durationMs ?? 0,
           ip: meta?.clientIp,
-          userAgent: request.headers.get("user-agent"),
+          userAgent,
           requestId: meta?.id,
         });
       }
       logger.info("request", {
         requestId: meta?.id,
         method: request.method,
-        path: pathOf(request.url),
+        path: meta?.path ?? pathOf(request.url),
         status,
         durationMs,
         ip: meta?.clientIp,
         organizationId: meta?.principal?.organization.id,
         apiKeyId: meta?.principal?.apiKey.id,
         operator: meta?.operator || undefined,
-        userAgent: request.headers.get("user-agent") ?? undefined,
+        userAgent: userAgent ?? undefined,
       });
     });
 };

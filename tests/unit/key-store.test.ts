@@ -158,6 +158,24 @@ test("a cached lookup serves for 60 s, then the row is read again", async () => 
   expect(cacheOf(store).has(sha256Hex(later))).toBe(true);
 });
 
+test("authenticateNow answers a cached key at once, and a first or unknown one by promise", async () => {
+  const store = newStore();
+  const key = await addKey({});
+  const first = store.authenticateNow(key.secret, "10.0.0.1");
+  expect(first).toBeInstanceOf(Promise); // read from the database
+  expect((await first).apiKey.id).toBe(key.id);
+  const cached = store.authenticateNow(key.secret, "10.0.0.1");
+  expect(cached).not.toBeInstanceOf(Promise);
+  expect((cached as Awaited<typeof first>).apiKey.id).toBe(key.id);
+  // a cached refusal is a throw, with the same message as the promise's
+  await revoke(key.id);
+  await store.announce({ kind: "key", id: key.id });
+  await store.authenticate(key.secret).catch(() => undefined); // cached again, as revoked
+  expect(() => store.authenticateNow(key.secret)).toThrow("API key revoked");
+  expect(() => store.authenticateNow(undefined)).toThrow("Missing API key");
+  expect(await refusal(store.authenticate(key.secret))).toBe("401 API key revoked");
+});
+
 test("the cache holds at most 10,000 entries and drops the oldest first", async () => {
   const store = newStore();
   const key = await addKey({});

@@ -279,6 +279,7 @@ test("used twice in one app (a named plugin), a request is still asked once", as
 
 const meta = (client: string): RequestMeta => ({
   id: "r",
+  path: "/api/v1/tickets",
   startedAt: 0,
   clientIp: client,
   client,
@@ -339,12 +340,35 @@ test("throttled: an empty bucket's 429 replaces the 401, and a blocked client is
   }
   let looked = 0;
   const { limits } = recording({ blocked: (_c, headers) => refusing(headers) });
-  const refused = throttled(limits, keyed, meta("10.9.2.2"), {}, async () => {
-    looked++;
-    return "ok";
-  });
-  await expect(refused).rejects.toBe(ipRefusal());
+  // refused at once, as a throw: no promise is made for a client that is blocked
+  let thrown: unknown;
+  try {
+    throttled(limits, keyed, meta("10.9.2.2"), {}, async () => {
+      looked++;
+      return "ok";
+    });
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBe(ipRefusal());
   expect(looked).toBe(0);
+});
+
+test("throttled settles at once when the attempt does: a value, or the 429 that replaces a 401", () => {
+  const { limits } = recording();
+  expect(throttled(limits, keyed, meta("10.9.2.3"), {}, () => "cached")).toBe("cached");
+  const { limits: empty } = recording({ failedAuth: (_s, _c, headers) => refusing(headers) });
+  const headers: Headers = {};
+  let thrown: unknown;
+  try {
+    throttled(empty, keyed, meta("10.9.2.4"), headers, () => {
+      throw unauthenticated("Invalid API key");
+    });
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBe(ipRefusal());
+  expect(headers["x-ratelimit-remaining"]).toBe("0");
 });
 
 test("limitKey asks with the key and the client, and throws a refusal", async () => {

@@ -17,7 +17,7 @@ import { pacedLoad, wrk } from "./paced.ts";
 
 type LoadFn = (target: string, key: string, pid?: number) => Promise<Load>;
 const ROWS = 1_000_000;
-/** after each full-speed load: the recorder's next flush and its statements (flush: 1 s at most) */
+/** after each full-speed load: the recorder's next flush and its statements (every 200 ms) */
 const SETTLE_MS = 1_500;
 
 /** CPU time (ms) of each Postgres backend serving `dbName` (autovacuum's workers included). */

@@ -143,8 +143,8 @@ const HOUR_MS = 3_600_000;
 /**
  * One key's requests: the latest, the count since `dayAgo`, and daily counts since `since` (a
  * midnight), from its counts per hour (api_key_usage, written with the rows); only the part of
- * the 24 h before the first whole hour is counted in the log itself, at most an hour of the
- * organization's rows.
+ * the 24 h before the first whole hour is counted in the log itself (the key's index, at most
+ * an hour of its rows).
  */
 export async function keyUsage(
   db: Executor,

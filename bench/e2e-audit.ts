@@ -8,14 +8,41 @@
  *    partitions, then filtered first pages from one client, sequentially (target p50 < 20 ms).
  */
 import type { ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import postgres from "postgres";
 import { createDatabase } from "../src/db/client.ts";
-import { type AuditFilter, listAuditLog } from "../src/modules/audit/queries.ts";
-import { type Load, percentile, Service, summary } from "./e2e-lib.ts";
+import { type AuditFilter, keyUsage, listAuditLog } from "../src/modules/audit/queries.ts";
+import { cpuMs, type Load, percentile, Service, summary } from "./e2e-lib.ts";
 import { pacedLoad, wrk } from "./paced.ts";
 
 type LoadFn = (target: string, key: string, pid?: number) => Promise<Load>;
 const ROWS = 1_000_000;
+/** after each full-speed load: the recorder's next flush and its statements (every 200 ms) */
+const SETTLE_MS = 1_500;
+
+/** CPU time (ms) of each Postgres backend serving `dbName` (autovacuum's workers included). */
+function backendCpu(dbName: string): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.startsWith("postgres: ") && cmdline.includes(` ${dbName} `))
+        found.set(pid, cpuMs(pid));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** The bench database's backends' CPU (ms) since `before`, new backends counted whole. */
+function backendCpuSince(dbName: string, before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of backendCpu(dbName)) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
 
 export async function auditCost(
   recording: Service,
@@ -29,17 +56,33 @@ export async function auditCost(
     { name: "recording on ", service: recording, loads: [] as Load[] },
     { name: "recording off", service: off, loads: [] as Load[] },
   ];
+  const dbName = new URL(databaseUrl).pathname.slice(1);
+  const postgresMs = new Map<string, number>(sides.map((side) => [side.name, 0]));
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const pid = side.service.pid();
-      side.loads.push(await options.load(`${side.service.url}/api/v1/whoami`, member.key, pid));
+      const before = backendCpu(dbName);
+      const load = await options.load(`${side.service.url}/api/v1/whoami`, member.key, pid);
+      // the rows of the load's last moments are written by the next flush: wait for it, and
+      // count its CPU, on both sides alike
+      const settling = pid ? cpuMs(pid) : 0;
+      await Bun.sleep(SETTLE_MS);
+      load.cpuMs += pid ? cpuMs(pid) - settling : 0;
+      postgresMs.set(side.name, (postgresMs.get(side.name) ?? 0) + backendCpuSince(dbName, before));
+      side.loads.push(load);
     }
   }
-  console.log("whoami at full speed     |     req/s   p50   p99 | CPU µs/request");
+  console.log(
+    "whoami at full speed     |     req/s   p50   p99 | CPU µs/request: service, Postgres",
+  );
   for (const side of sides) {
     const s = summary(side.loads);
-    console.log(`${side.name.padEnd(24)} | ${s.text} | ${s.cpuUs.toFixed(0).padStart(6)}`);
+    const requests = side.loads.reduce((n, l) => n + l.requests, 0);
+    const pgUs = ((postgresMs.get(side.name) ?? 0) * 1000) / requests;
+    console.log(
+      `${side.name.padEnd(24)} | ${s.text} | ${s.cpuUs.toFixed(1).padStart(6)} ${pgUs.toFixed(1).padStart(6)}`,
+    );
   }
   const [on, without] = sides.map((side) => summary(side.loads)) as [
     ReturnType<typeof summary>,
@@ -106,12 +149,15 @@ async function bigAuditLog(
     );
   }
   const keys = Array.from({ length: 10 }, () => crypto.randomUUID());
-  // 10 keys (the first makes 1 %), 6 routes, statuses mostly 200 with 4xx and rare 5xx, 50 IPs
+  const rareKey = crypto.randomUUID();
+  // 10 keys (the first makes 1 %), 6 routes, statuses mostly 200 with 4xx and rare 5xx, 50 IPs;
+  // a key and an address of 10 rows each, spread over the 30 days (an investigation's values)
   await sql`
     insert into audit_log (at, organization_id, kind, api_key_id, user_id, method, route, status,
                            duration_ms, ip, user_agent, request_id)
     select now() - make_interval(secs => i * 2.5), ${member.organizationId}, 'request',
            case when i % 100 = 0 then ${keys[0] as string}::uuid
+                when i % 100000 = 1 then ${rareKey}::uuid
                 else (${keys} ::uuid[])[2 + i % 9] end,
            ${member.userId}::uuid,
            (array['GET','GET','GET','POST'])[1 + i % 4],
@@ -119,8 +165,17 @@ async function bigAuditLog(
                   '/api/v1/users','/graphql'])[1 + (i / 7) % 6],
            case when i % 1000 = 0 then 503 when i % 20 = 0 then 404 when i % 13 = 0 then 400
                 else 200 end,
-           1.5, '198.51.100.' || (i % 50), 'bench/1.0', 'bench-' || i
+           1.5, case when i % 100000 = 3 then '203.0.113.9' else '198.51.100.' || (i % 50) end,
+           'bench/1.0', 'bench-' || i
     from generate_series(1, ${ROWS}) as i`;
+  // their counts per key and hour, as the recorder writes them with its rows (as drizzle/0022
+  // fills them from an existing log)
+  await sql`
+    insert into api_key_usage (api_key_id, hour, organization_id, requests, last_at, last_ip)
+    select api_key_id, date_trunc('hour', at, 'UTC'), ${member.organizationId}, count(*),
+           max(at), (array_agg(ip order by at desc, id desc))[1]
+    from audit_log where kind = 'request' and api_key_id = any(${[...keys, rareKey]}::uuid[])
+    group by api_key_id, date_trunc('hour', at, 'UTC')`;
   await sql`analyze audit_log`;
   await sql.end();
   console.log(
@@ -138,6 +193,8 @@ async function bigAuditLog(
     ],
     ["statusClass=5xx (0.1 %)", "statusClass=5xx", { statusClass: 5 }],
     ["ip (2 % of rows)", "ip=198.51.100.7", { ip: "198.51.100.7" }],
+    ["keyId (10 rows)", `keyId=${rareKey}`, { keyId: rareKey }],
+    ["ip (10 rows)", "ip=203.0.113.9", { ip: "203.0.113.9" }],
     [
       "one day, 15 days ago",
       `from=${day.toISOString()}&to=${nextDay.toISOString()}`,
@@ -170,6 +227,31 @@ async function bigAuditLog(
     for (let i = 0; i < 105; i++) {
       const t0 = performance.now();
       await listAuditLog(database.db, member.organizationId, filter, undefined, 51, new Date());
+      if (i >= 5) latencies.push(performance.now() - t0);
+    }
+    console.log(
+      `  ${label.padEnd(24)} p50 ${percentile(latencies, 0.5).toFixed(2).padStart(6)} ms  p99 ${percentile(latencies, 0.99).toFixed(2).padStart(6)} ms`,
+    );
+  }
+  // the settings screen's usage of a key (last use, 24 h, 30 days): counts per hour
+  console.log("a key's usage (keyUsage: last use, 24 h, 30 days):");
+  const usageOf: [string, string][] = [
+    ["key of 1 % of rows", keys[0] as string],
+    ["key of 11 % of rows", keys[1] as string],
+    ["key of 10 rows", rareKey],
+  ];
+  for (const [label, keyId] of usageOf) {
+    const latencies: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const now = Date.now();
+      const t0 = performance.now();
+      await keyUsage(
+        database.db,
+        member.organizationId,
+        keyId,
+        new Date(now - (now % 86_400_000) - 29 * 86_400_000),
+        new Date(now - 86_400_000),
+      );
       if (i >= 5) latencies.push(performance.now() - t0);
     }
     console.log(

@@ -1,5 +1,6 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { DAY_MS } from "../../src/db/queries/audit-partitions.ts";
+import { AuditMaintenance } from "../../src/modules/audit/maintenance.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, useTestApp } from "../helpers/harness.ts";
 import { memberWithPassword, pageClient } from "../helpers/settings.ts";
@@ -76,6 +77,55 @@ function suite(driver: DriverName) {
     expect((await browser.get("/settings/api-keys/not-an-id/usage")).status).toBe(404);
     const anonymous = await pageClient(app).get(`/settings/api-keys/${apiKey.id}/usage`);
     expect([anonymous.status, anonymous.headers.get("location")]).toEqual([303, "/login"]);
+  });
+
+  test("the 24 h count is exact to the request at its edge, and a FREE plan's counts leave with its rows", async () => {
+    const org = await make.organization({ plan: "FREE" });
+    const owner = await memberWithPassword(app, make, org.id, "technician");
+    const { apiKey, secret } = await keyFor(org.id, owner.id, "Edge");
+    const now = clock.now().getTime();
+    const HOUR = 3_600_000;
+    // the 24 h start in the middle of an hour: the requests just before and after it, one in
+    // a whole hour after it, one now; and one 8 days ago, past FREE's 7 days
+    for (const ago of [8 * DAY_MS, DAY_MS + 5 * 60_000, DAY_MS - 5 * 60_000, 23 * HOUR, 0]) {
+      clock.advance(now - ago - clock.now().getTime());
+      await sendRecorded(app, "/api/v1/whoami", { key: secret, peer: "192.0.2.10" });
+    }
+    clock.advance(now - clock.now().getTime());
+    await app.services.auditTrail.flush();
+
+    const browser = pageClient(app);
+    expect((await browser.signIn(owner.email)).status).toBe(303);
+    const counts = async () => {
+      const body = await (await browser.get(`/settings/api-keys/${apiKey.id}/usage`)).text();
+      const rows = [...body.matchAll(/<tr><th scope="row">([\d-]+)<\/th><td>(\d+)<\/td><\/tr>/g)];
+      return {
+        last24h: body.match(/data-testid="usage-24h">(\d+)</)?.[1],
+        lastIp: body.match(/data-testid="usage-last-ip">([^<]+)</)?.[1],
+        days: Object.fromEntries(
+          rows.filter((r) => r[2] !== "0").map((r) => [r[1], Number(r[2])]),
+        ) as Record<string, number>,
+      };
+    };
+    const day = (ago: number) => new Date(now - ago).toISOString().slice(0, 10);
+    const before = await counts();
+    expect(before.last24h).toBe("3");
+    expect(before.lastIp).toBe("192.0.2.10");
+    expect(before.days[day(8 * DAY_MS)]).toBe(1);
+
+    const maintenance = new AuditMaintenance(
+      app.services.database,
+      app.services.logger,
+      clock.now,
+      {
+        checkMs: 0,
+      },
+    );
+    expect((await maintenance.run()).deleted.FREE).toBeGreaterThan(0);
+    const after = await counts();
+    expect(after.days[day(8 * DAY_MS)]).toBeUndefined();
+    expect(after.last24h).toBe("3");
+    expect(Object.values(after.days).reduce((a, b) => a + b, 0)).toBe(4);
   });
 }
 

@@ -17,6 +17,8 @@ const SUITES = [
   "tests/limits/quota.happy.test.ts",
   "tests/changes/changes.happy.test.ts",
   "tests/auth/key-expiry.security.test.ts",
+  // the audit recorder's batch: its rows and the per-key counts in one statement
+  "tests/audit/audit.settings.test.ts",
 ];
 
 const base = process.env.TEST_DATABASE_URL;

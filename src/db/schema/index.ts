@@ -1,6 +1,7 @@
 export * from "./agent-releases.ts";
 export * from "./alerts.ts";
 export * from "./api-key-notices.ts";
+export * from "./api-key-usage.ts";
 export * from "./api-keys.ts";
 export * from "./changes.ts";
 export * from "./enrollment-tokens.ts";

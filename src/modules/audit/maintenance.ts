@@ -6,7 +6,7 @@
  */
 import { PeriodicFlush } from "../../db/batched-writes.ts";
 import type { Database } from "../../db/client.ts";
-import { deleteExpiredAuditBatch } from "../../db/queries/audit-log.ts";
+import { deleteExpiredAuditBatch, deleteExpiredKeyUsage } from "../../db/queries/audit-log.ts";
 import {
   DAY_MS,
   dayOf,
@@ -92,7 +92,10 @@ export class AuditMaintenance {
     await ensureDayPartitions(db, days);
     const longest = Math.max(...Object.values(AUDIT_RETENTION_DAYS));
     // a partition goes once its whole day is older than the longest retention
-    report.droppedDays = await dropDayPartitionsBefore(db, dayOf(now.getTime() - longest * DAY_MS));
+    const firstKept = dayOf(now.getTime() - longest * DAY_MS);
+    report.droppedDays = await dropDayPartitionsBefore(db, firstKept);
+    // the counts per key and hour go with the rows they count, to the hour
+    await deleteExpiredKeyUsage(db, new Date(firstKept));
     for (const [plan, keep] of Object.entries(AUDIT_RETENTION_DAYS)) {
       if (keep === longest) continue;
       const before = new Date(now.getTime() - keep * DAY_MS);
@@ -108,6 +111,7 @@ export class AuditMaintenance {
         if (n < this.options.deleteBatch) break;
       }
       report.deleted[plan] = deleted;
+      await deleteExpiredKeyUsage(db, before, plan as keyof typeof AUDIT_RETENTION_DAYS);
     }
     if (report.droppedDays.length > 0 || Object.values(report.deleted).some((n) => n > 0)) {
       this.logger.info("audit log maintenance", {

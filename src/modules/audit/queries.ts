@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { type AuditRow, auditLog } from "../../db/schema/audit-log.ts";
+import { apiKeyUsage } from "../../db/schema/index.ts";
 
 export type { AuditRow };
 
@@ -137,7 +138,14 @@ export interface KeyUsageRows {
   daily: Map<number, number>;
 }
 
-/** One key's requests: the latest, the count since `dayAgo`, and daily counts since `since`. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * One key's requests: the latest, the count since `dayAgo`, and daily counts since `since` (a
+ * midnight), from its counts per hour (api_key_usage, written with the rows); only the part of
+ * the 24 h before the first whole hour is counted in the log itself (the key's index, at most
+ * an hour of its rows).
+ */
 export async function keyUsage(
   db: Executor,
   organizationId: string,
@@ -146,25 +154,25 @@ export async function keyUsage(
   dayAgo: Date,
 ): Promise<KeyUsageRows> {
   const ofKey = and(
-    eq(auditLog.organizationId, organizationId),
-    eq(auditLog.apiKeyId, apiKeyId),
-    eq(auditLog.kind, "request"),
+    eq(apiKeyUsage.organizationId, organizationId),
+    eq(apiKeyUsage.apiKeyId, apiKeyId),
   );
-  const [last] = await db
-    .select({ at: auditLog.at, ip: auditLog.ip })
-    .from(auditLog)
+  const [newest] = await db
+    .select({ at: apiKeyUsage.lastAt, ip: apiKeyUsage.lastIp })
+    .from(apiKeyUsage)
     .where(ofKey)
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .orderBy(desc(apiKeyUsage.hour))
     .limit(1);
-  const day = sql<string>`(extract(epoch from date_trunc('day', ${auditLog.at}, 'UTC')) * 1000)::bigint`;
+  const wholeHours = new Date(Math.ceil(dayAgo.getTime() / HOUR_MS) * HOUR_MS);
+  const day = sql<string>`(extract(epoch from date_trunc('day', ${apiKeyUsage.hour}, 'UTC')) * 1000)::bigint`;
   const rows = await db
     .select({
       day,
-      count: sql<number>`count(*)::int`,
-      lastDay: sql<number>`(count(*) filter (where ${auditLog.at} >= ${dayAgo.toISOString()}::timestamptz))::int`,
+      count: sql<number>`sum(${apiKeyUsage.requests})::int`,
+      lastDay: sql<number>`(coalesce(sum(${apiKeyUsage.requests}) filter (where ${apiKeyUsage.hour} >= ${wholeHours.toISOString()}::timestamptz), 0))::int`,
     })
-    .from(auditLog)
-    .where(and(ofKey, gte(auditLog.at, since)))
+    .from(apiKeyUsage)
+    .where(and(ofKey, gte(apiKeyUsage.hour, since)))
     .groupBy(day);
   const daily = new Map<number, number>();
   let lastDay = 0;
@@ -172,5 +180,21 @@ export async function keyUsage(
     daily.set(Number(row.day), Number(row.count));
     lastDay += Number(row.lastDay);
   }
+  if (wholeHours > dayAgo) {
+    const [partial] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.organizationId, organizationId),
+          eq(auditLog.apiKeyId, apiKeyId),
+          eq(auditLog.kind, "request"),
+          gte(auditLog.at, dayAgo),
+          lt(auditLog.at, wholeHours),
+        ),
+      );
+    lastDay += Number(partial?.count ?? 0);
+  }
+  const last = newest ? { at: newest.at, ip: newest.ip } : undefined;
   return { last, lastDay, daily };
 }

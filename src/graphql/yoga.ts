@@ -9,6 +9,7 @@ import { errorFields } from "../logger.ts";
 import { createContext, type GraphQLDeps } from "./context.ts";
 import { inputGuardPlugin } from "./input-guard-plugin.ts";
 import { graphqlLimitPlugins } from "./limits.ts";
+import { parsedBodyPlugin } from "./parsed-body.ts";
 import { readRoutingPlugin } from "./read-routing-plugin.ts";
 import { compileRepeatedDocuments } from "./repeat-compiler.ts";
 
@@ -96,6 +97,7 @@ export function createGraphQLServer(
     logging: false,
     context: ({ principal, operator }) => createContext(graphql, { principal, operator }),
     plugins: [
+      parsedBodyPlugin(),
       ...graphqlLimitPlugins(),
       inputGuardPlugin(),
       compileRepeatedDocuments(),

@@ -4,7 +4,7 @@ import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../errors.ts";
 import type { GraphQLDeps } from "../graphql/context.ts";
 import { GRAPHQL_LIMITS, limitError } from "../graphql/limits.ts";
-import { withParsedBody } from "../graphql/parsed-body.ts";
+import { hasParsedBody, withParsedBody } from "../graphql/parsed-body.ts";
 import { createGraphQLServer } from "../graphql/yoga.ts";
 import type { Infrastructure } from "../services.ts";
 import { authenticateGraphQL, bearerToken } from "./auth.ts";
@@ -73,7 +73,9 @@ export function graphqlRoute(
           ? await openStream(request, auth.principal)
           : undefined;
       try {
-        return answer(await yoga.fetch(forwarded, context), set, stream);
+        const plain = !stream && plainPost(forwarded);
+        const response = await (plain ? yoga.handlePost : yoga.fetch)(forwarded, context);
+        return answer(response, set, stream);
       } catch (error) {
         stream?.release();
         throw error;
@@ -100,6 +102,17 @@ function forwardedPost(request: Request, body: unknown): Request {
   const text = typeof body === "string" ? body : JSON.stringify(body ?? null);
   return new Request(request.url, { method: "POST", headers, body: text, signal });
 }
+
+/**
+ * A POST that Yoga's HTTP adapter has nothing to do for: its parsed body, no Origin (no CORS
+ * headers to add), the endpoint's own URL (no query string Yoga's health check could match)
+ * and not a stream (no abort signal to follow).
+ */
+const plainPost = (request: Request) =>
+  hasParsedBody(request) &&
+  !request.headers.has("origin") &&
+  request.url.endsWith("/graphql") &&
+  !wantsStream(request);
 
 const wantsStream = (request: Request) =>
   (request.headers.get("accept") ?? "").includes("text/event-stream");

@@ -109,6 +109,10 @@ function suite(driver: DriverName) {
       query:
         'mutation { createTicket(input: { title: "Written", description: "By the snapshot." }) { title status } }',
     });
+    await post("with an Origin that is not listed", tickets, { origin: "https://elsewhere.test" });
+    const health = { method: "POST", key, body: tickets };
+    await record("POST /graphql?x=/health", await send(app, "/graphql?x=/health", health));
+    await record("POST /graphql?x=1", await send(app, "/graphql?x=1", health));
     const keyless = { method: "POST", body: { query: "{ __typename }" } };
     await record("POST no key", await send(app, "/graphql", keyless));
     const get = (query: string) => `/graphql?query=${encodeURIComponent(query)}`;

@@ -11,7 +11,10 @@
  *                        [--big]            an organization of 1,000,000 tickets, one client
  *                        [--writes]         + POST and PATCH /api/v1/tickets (e2e-writes.ts)
  *                        [--soak=600]       RSS after a soak at half load (seconds)
- *                        [--profile=whoami|tickets|quota] only load that orgit route, under
+ *                        [--graphql]        only the /graphql pair: a repeated tickets query against
+ *                                           GET /api/v1/tickets, both on orgit (e2e-graphql.ts)
+ *                        [--profile=whoami|tickets|quota|graphql] only load that orgit route
+ *                                           (graphql: the repeated tickets query), under
  *                                           `bun --cpu-prof-md`; the profile lands in bench/profiles
  *                        [--audit]          only the audit trail: whoami with recording on vs off,
  *                                           and filtered pages of a 1,000,000-row log (e2e-audit.ts)
@@ -24,6 +27,7 @@ import autocannon from "autocannon";
 import postgres from "postgres";
 import { auditCost } from "./e2e-audit.ts";
 import { bigOrganization } from "./e2e-big.ts";
+import { autocannonLoad, graphqlPair, REST_TICKETS, TICKETS_BODY } from "./e2e-graphql.ts";
 import { cpuMs, type Load, Service, summary } from "./e2e-lib.ts";
 import { writePath } from "./e2e-writes.ts";
 import { fullSpeed, pacedLoad, wrk } from "./paced.ts";
@@ -38,7 +42,7 @@ const DURATION = Number(flags.duration ?? 3);
 const ROUNDS = Number(flags.rounds ?? 3);
 const CONNECTIONS = Number(flags.connections ?? 32);
 const TICKETS = Number(flags.tickets ?? 10_000);
-const PROFILE = flags.profile as "whoami" | "tickets" | "quota" | undefined;
+const PROFILE = flags.profile as "whoami" | "tickets" | "quota" | "graphql" | undefined;
 const SOAK = flags.soak ? Number(flags.soak === "true" ? 600 : flags.soak) : 0;
 
 const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -64,11 +68,20 @@ try {
   const fixture = flags.audit ? undefined : await service.provision(TICKETS);
   if (!fixture) {
     // --audit: measured above
+  } else if (PROFILE === "graphql") {
+    const options = { duration: DURATION, connections: CONNECTIONS };
+    const graphql = `${service.url}/graphql`;
+    const loaded = await autocannonLoad(graphql, fixture.key, options, undefined, TICKETS_BODY);
+    console.log(`profiled ${PROFILE}: ${summary([loaded]).text.trim()} (req/s p50 p99)`);
   } else if (PROFILE) {
-    const path = PROFILE === "tickets" ? "/api/v1/tickets?limit=50" : "/api/v1/whoami";
+    const path = PROFILE === "tickets" ? REST_TICKETS : "/api/v1/whoami";
     const key = PROFILE === "quota" ? fixture.spentKey : fixture.key;
     const loaded = await load(`${service.url}${path}`, key);
     console.log(`profiled ${PROFILE}: ${summary([loaded]).text.trim()} (req/s p50 p99)`);
+  } else if (flags.graphql) {
+    wrk();
+    const options = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS };
+    await graphqlPair(service, fixture.key, options);
   } else {
     await compare(service, fixture);
   }
@@ -186,6 +199,10 @@ async function compare(service: Service, fixture: Awaited<ReturnType<Service["pr
       `  ${pair.name.padEnd(29)} orgit ${o.toFixed(0).padStart(6)}  by hand ${h.toFixed(0).padStart(6)}  by hand / orgit ${(h / o).toFixed(2)}`,
     );
   }
+
+  // a dashboard's repeated /graphql query against the REST route it mirrors, both on orgit
+  const options = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS };
+  await graphqlPair(service, fixture.key, options);
 
   // p99 at half of the measured maximum throughput (the service's own maximum), paced by wrk
   console.log("\np99 at half of the measured maximum (orgit), paced by wrk (bench/paced.ts):");

@@ -2,10 +2,17 @@
 -- request, WRK_DELAY_MS on average (wrk waits whole milliseconds, so each pause is the floor or
 -- the ceiling of the mean, drawn so the mean holds); the key from WRK_KEY; the figures as one
 -- JSON line at the end (latencies in milliseconds, from wrk's own histogram of every answer).
+-- WRK_BODY, when set, makes every request a POST of that JSON body (bench/e2e-graphql.ts).
 local mean = tonumber(os.getenv("WRK_DELAY_MS") or "0")
 local key = os.getenv("WRK_KEY")
 if key and key ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. key
+end
+local body = os.getenv("WRK_BODY")
+if body and body ~= "" then
+  wrk.method = "POST"
+  wrk.body = body
+  wrk.headers["Content-Type"] = "application/json"
 end
 
 -- at full speed (WRK_DELAY_MS 0, bench/paced.ts `fullSpeed`) no delay hook at all: wrk then

@@ -84,14 +84,18 @@ export async function pacedLoad(
   return run(target, key, Math.max(0, cycleMs - latencyMs), seconds, connections);
 }
 
-/** As many requests as `connections` keep-alive connections get answered (wrk, no pause). */
+/**
+ * As many requests as `connections` keep-alive connections get answered (wrk, no pause); with
+ * `body`, each request is a POST of that JSON.
+ */
 export function fullSpeed(
   target: string,
   key: string,
   seconds: number,
   connections: number,
+  body?: string,
 ): Promise<PacedLoad> {
-  return run(target, key, 0, seconds, connections);
+  return run(target, key, 0, seconds, connections, body);
 }
 
 async function run(
@@ -100,12 +104,13 @@ async function run(
   delayMs: number,
   seconds: number,
   connections: number,
+  body = "",
 ): Promise<PacedLoad> {
   const bin = wrk();
   if (!bin) throw new Error("wrk is not available");
   const args = ["-t", "2", "-c", String(connections), "-d", `${seconds}s`, "--timeout", "10s"];
   const child = spawn(bin, [...args, "-s", SCRIPT, target], {
-    env: { ...process.env, WRK_DELAY_MS: delayMs.toFixed(3), WRK_KEY: key },
+    env: { ...process.env, WRK_DELAY_MS: delayMs.toFixed(3), WRK_KEY: key, WRK_BODY: body },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const chunks: Buffer[] = [];

@@ -1,4 +1,4 @@
-import { type ASTNode, Kind, visit } from "graphql";
+import { type ASTNode, type DocumentNode, Kind, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { ErrorDetail } from "../errors.ts";
 import { validationFailed } from "../errors.ts";
@@ -10,15 +10,18 @@ import { textProblem, unsafeInputDetails } from "../input-safety.ts";
  * same `Validation failed` error (message, `extensions.details` with the field's path,
  * `extensions.status` 400) without running a resolver.
  */
-export const inputGuardPlugin = (): Plugin => ({
-  onExecute({ args, setResultAndStopExecution }) {
-    const details = [
-      ...literalDetails(args.document),
-      ...unsafeInputDetails(args.variableValues ?? {}),
-    ];
-    if (details.length > 0) setResultAndStopExecution({ errors: [validationFailed(details)] });
-  },
-});
+export const inputGuardPlugin = (): Plugin => {
+  // a document's literals are checked once: Yoga's parser cache hands out one object per text
+  const literals = new WeakMap<DocumentNode, ErrorDetail[]>();
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const known = literals.get(args.document) ?? literalDetails(args.document);
+      literals.set(args.document, known);
+      const details = [...known, ...unsafeInputDetails(args.variableValues ?? {})];
+      if (details.length > 0) setResultAndStopExecution({ errors: [validationFailed(details)] });
+    },
+  };
+};
 
 /** Problems in string literals, each named by its argument and input-object field names. */
 function literalDetails(document: ASTNode): ErrorDetail[] {

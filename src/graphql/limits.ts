@@ -105,6 +105,35 @@ function variablesRefused(
 
 const costRefusal = (message: string) => ({ errors: [limitError(message, "COST_LIMIT")] });
 
+/** variable sets remembered per document, and the longest key kept (a bulk write is not) */
+const COSTS_PER_DOCUMENT = 32;
+const COST_KEY_CHARS = 1_024;
+
+/**
+ * Costs already measured, per parsed document and then per operation name and variables: a
+ * dashboard's repeated query is walked once, not on every request. Yoga's parser cache hands
+ * out one document object per text, so the entries live and die with its (bounded) entries.
+ */
+const measured = new WeakMap<DocumentNode, Map<string, number>>();
+
+function measuredCost(
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+  measure: () => number,
+): number {
+  const key = `${operationName ?? ""}\n${JSON.stringify(variables)}`;
+  if (key.length > COST_KEY_CHARS) return measure();
+  const costs = measured.get(document) ?? new Map<string, number>();
+  const known = costs.get(key);
+  if (known !== undefined) return known;
+  const cost = measure();
+  measured.set(document, costs);
+  if (costs.size >= COSTS_PER_DOCUMENT) costs.clear();
+  costs.set(key, cost);
+  return cost;
+}
+
 /**
  * The cost check runs when the operation is about to execute, because only then are the
  * variables known (`limit: $n`); a validation rule would also be cached by document alone.
@@ -117,14 +146,16 @@ const costPlugin: Plugin = {
     const operationName = args.operationName ?? undefined;
     let cost: number;
     try {
-      cost = getComplexity({
-        schema: args.schema,
-        query: args.document,
-        variables,
-        operationName,
-        estimators: [fieldCost],
-        maxQueryNodes: GRAPHQL_LIMITS.maxCostNodes,
-      });
+      cost = measuredCost(args.document, operationName, variables, () =>
+        getComplexity({
+          schema: args.schema,
+          query: args.document,
+          variables,
+          operationName,
+          estimators: [fieldCost],
+          maxQueryNodes: GRAPHQL_LIMITS.maxCostNodes,
+        }),
+      );
     } catch {
       if (variablesRefused(args.schema, args.document, operationName, variables)) return;
       setResultAndStopExecution(

@@ -9,6 +9,7 @@ import { errorFields } from "../logger.ts";
 import { createContext, type GraphQLDeps } from "./context.ts";
 import { inputGuardPlugin } from "./input-guard-plugin.ts";
 import { graphqlLimitPlugins } from "./limits.ts";
+import { parsedPosts } from "./parsed-body.ts";
 import { readRoutingPlugin } from "./read-routing-plugin.ts";
 import { compileRepeatedDocuments } from "./repeat-compiler.ts";
 
@@ -81,6 +82,7 @@ export function createGraphQLServer(
   }: { config: Config; logger: Logger; graphql: GraphQLDeps; reads?: ReadRouting },
   schema: GraphQLSchema,
 ) {
+  const posts = parsedPosts();
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -96,6 +98,7 @@ export function createGraphQLServer(
     logging: false,
     context: ({ principal, operator }) => createContext(graphql, { principal, operator }),
     plugins: [
+      posts.plugin,
       ...graphqlLimitPlugins(),
       inputGuardPlugin(),
       compileRepeatedDocuments(),
@@ -115,5 +118,10 @@ export function createGraphQLServer(
       },
     },
   });
-  return yoga;
+  return {
+    /** any request, through Yoga's HTTP adapter */
+    fetch: (request: Request, context: ServerContext) => yoga.fetch(request, context),
+    /** a POST of a parsed body that no adapter hook concerns (graphql-route.ts) */
+    handlePost: (request: Request, context: ServerContext) => posts.handle(request, context),
+  };
 }

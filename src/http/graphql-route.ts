@@ -4,6 +4,7 @@ import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../errors.ts";
 import type { GraphQLDeps } from "../graphql/context.ts";
 import { GRAPHQL_LIMITS, limitError } from "../graphql/limits.ts";
+import { hasParsedBody, withParsedBody } from "../graphql/parsed-body.ts";
 import { createGraphQLServer } from "../graphql/yoga.ts";
 import type { Infrastructure } from "../services.ts";
 import { authenticateGraphQL, bearerToken } from "./auth.ts";
@@ -64,12 +65,7 @@ export function graphqlRoute(
             "Send the body as JSON with Content-Type: application/json",
           );
         }
-        // the body was already read (size-limited) by the JSON parser; hand Yoga a fresh copy
-        const headers = new Headers(request.headers);
-        headers.delete("content-length");
-        const text = typeof body === "string" ? body : JSON.stringify(body ?? null);
-        const init = { method: "POST", headers, body: text, signal: request.signal };
-        forwarded = new Request(request.url, init);
+        forwarded = forwardedPost(request, body);
       }
       // a Server-Sent Events stream (subscriptions) holds one of the key's stream slots
       const stream =
@@ -77,7 +73,9 @@ export function graphqlRoute(
           ? await openStream(request, auth.principal)
           : undefined;
       try {
-        return answer(await yoga.fetch(forwarded, context), stream);
+        const plain = !stream && plainPost(forwarded);
+        const response = await (plain ? yoga.handlePost : yoga.fetch)(forwarded, context);
+        return answer(response, set, stream);
       } catch (error) {
         stream?.release();
         throw error;
@@ -87,17 +85,48 @@ export function graphqlRoute(
   );
 }
 
+/**
+ * The POST for Yoga: its body was already read (size-limited) by the JSON parser. An object,
+ * what every GraphQL request is, goes over as it is (graphql/parsed-body.ts); anything else
+ * is written out again for Yoga's own parser, whose refusals it then answers as before. The
+ * client's abort signal goes with a stream only: with it, a client gone before its answer made
+ * Yoga throw an AbortError, logged as an unhandled error and counted as a 500.
+ */
+function forwardedPost(request: Request, body: unknown): Request {
+  // only a stream ends with its client; an answer is finished and dropped like a REST one's
+  const signal = wantsStream(request) ? request.signal : undefined;
+  if (body !== null && typeof body === "object" && !Array.isArray(body))
+    return withParsedBody(request, body as Record<string, unknown>, signal);
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  const text = typeof body === "string" ? body : JSON.stringify(body ?? null);
+  return new Request(request.url, { method: "POST", headers, body: text, signal });
+}
+
+/**
+ * A POST that Yoga's HTTP adapter has nothing to do for: its parsed body, no Origin (no CORS
+ * headers to add), the endpoint's own URL (no query string Yoga's health check could match)
+ * and not a stream (no abort signal to follow).
+ */
+const plainPost = (request: Request) =>
+  hasParsedBody(request) &&
+  !request.headers.has("origin") &&
+  request.url.endsWith("/graphql") &&
+  !wantsStream(request);
+
 const wantsStream = (request: Request) =>
   (request.headers.get("accept") ?? "").includes("text/event-stream");
 
 type Stream = Awaited<ReturnType<Infrastructure["live"]["openStream"]>>;
 
+type Answer = { headers: Record<string, unknown>; status?: number | string };
+
 /** An event stream passes through as it is (giving its slot back when it ends); others are bounded. */
-function answer(response: Response, stream?: Stream): Promise<Response> | Response {
+function answer(response: Response, set: Answer, stream?: Stream) {
   const type = response.headers.get("content-type") ?? "";
   if (!type.includes("text/event-stream") || !response.body) {
     stream?.release();
-    return bounded(response);
+    return bounded(response, set);
   }
   if (!stream) return response;
   return new Response(releasing(response.body, stream), {
@@ -181,20 +210,29 @@ function requestErrorStatus(status: number, text: string): number {
 /**
  * The answer-size ceiling, a last line behind the cost limit: an answer over
  * GRAPHQL_LIMITS.maxAnswerChars is replaced by a 400 GraphQL error. Yoga's own transport errors
- * (405, 406, …) arrive with an empty body; they get the flat `{ error }` body instead.
+ * (405, 406, …) arrive with an empty body; they get the flat `{ error }` body instead. An
+ * answer within the ceiling is handed to Elysia as its text, with Yoga's status and headers
+ * (which win over the route's, as they did when a Response was merged): one Response is built
+ * instead of three.
  */
-async function bounded(answer: Response): Promise<Response> {
+async function bounded(answer: Response, set: Answer): Promise<Response | string> {
   const text = await answer.text();
-  const headers = new Headers(answer.headers);
-  headers.delete("content-length");
   if (answer.status >= 400 && text.trim() === "") {
+    const headers = new Headers(answer.headers);
+    headers.delete("content-length");
     headers.set("content-type", "application/json");
     const error = answer.statusText || `HTTP ${answer.status}`;
     return new Response(JSON.stringify({ error }), { status: answer.status, headers });
   }
   if (text.length <= GRAPHQL_LIMITS.maxAnswerChars) {
-    return new Response(text, { status: requestErrorStatus(answer.status, text), headers });
+    for (const [name, value] of answer.headers) {
+      if (name !== "content-length") set.headers[name] = value;
+    }
+    set.status = requestErrorStatus(answer.status, text);
+    return text;
   }
+  const headers = new Headers(answer.headers);
+  headers.delete("content-length");
   const error = limitError(
     `The answer would exceed ${GRAPHQL_LIMITS.maxAnswerChars} characters; ask for less`,
     "ANSWER_TOO_LARGE",

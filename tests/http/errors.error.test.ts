@@ -53,7 +53,8 @@ function suite(driver: DriverName) {
     await brokenApp.stop();
     await broken.drop();
     // a failure nothing maps (a lost database answers 503 instead: tests/platform/probes.test.ts)
-    brokenApp.services.keys.authenticate = () =>
+    // the REST routes authenticate through authenticateNow (settled at once when cached)
+    brokenApp.services.keys.authenticateNow = () =>
       Promise.reject(new TypeError("Cannot read properties of undefined (reading 'connect')"));
     const response = await send(brokenApp, "/api/v1/whoami", { key: generateApiKey() });
     expect(response.status).toBe(500);

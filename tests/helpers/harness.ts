@@ -11,9 +11,15 @@ import { migratedPglite, migrationsDigest } from "./pglite-snapshot.ts";
 
 export type DriverName = "pglite" | "postgres";
 
-/** PGlite always; the machine's Postgres too when TEST_DATABASE_URL is set (as .ci/run does). */
+/**
+ * PGlite always; the machine's Postgres too when TEST_DATABASE_URL is set (as .ci/run does).
+ * TEST_DRIVERS=postgres keeps only the latter (`npm run test:pgbouncer`: PGlite variants never
+ * reach the pooler, and `npm test` has just run them).
+ */
 export function driverNames(): DriverName[] {
-  return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const all: DriverName[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const only = process.env.TEST_DRIVERS?.split(",").map((name) => name.trim());
+  return only ? all.filter((name) => only.includes(name)) : all;
 }
 
 /**
@@ -50,6 +56,11 @@ export async function freshDatabase(driver: DriverName): Promise<{
   database: Database;
   /** set for the postgres driver: the URL of this test's own database */
   databaseUrl?: string;
+  /**
+   * set for the postgres driver: DATABASE_URL (and the pooler's settings under
+   * TEST_DATABASE_POOLER_URL) for a service process of the suite's own on this database
+   */
+  serviceEnv?: Record<string, string>;
   /** a second handle on the same data, as another instance would have */
   openAnother(): Promise<Database>;
   drop(): Promise<void>;
@@ -67,6 +78,7 @@ export async function freshDatabase(driver: DriverName): Promise<{
   return {
     database,
     databaseUrl: url.toString(),
+    serviceEnv: serviceDatabaseEnv(url.toString()),
     async openAnother() {
       const other = await open();
       others.push(other);
@@ -96,6 +108,17 @@ function pooled(direct: URL) {
     pooler: "pgbouncer" as const,
     directUrl: direct.toString(),
   };
+}
+
+/**
+ * The environment a service process is started with on the database at `direct`: through
+ * TEST_DATABASE_POOLER_URL as `DATABASE_POOLER=pgbouncer` when it is set (`npm run
+ * test:pgbouncer`), straight to the database otherwise.
+ */
+export function serviceDatabaseEnv(direct: string): Record<string, string> {
+  const { databaseUrl, pooler, directUrl } = pooled(new URL(direct));
+  if (!pooler) return { DATABASE_URL: databaseUrl };
+  return { DATABASE_URL: databaseUrl, DATABASE_POOLER: pooler, DATABASE_DIRECT_URL: directUrl };
 }
 
 export const TEST_ADMIN_TOKEN = "test-operator-token-0123456789";

@@ -61,8 +61,8 @@ export async function freshDatabase(driver: DriverName): Promise<{
    * TEST_DATABASE_POOLER_URL) for a service process of the suite's own on this database
    */
   serviceEnv?: Record<string, string>;
-  /** a second handle on the same data, as another instance would have */
-  openAnother(): Promise<Database>;
+  /** a second handle on the same data, as another instance would have (4 connections) */
+  openAnother(options?: { poolSize?: number }): Promise<Database>;
   drop(): Promise<void>;
 }> {
   if (driver === "pglite") return migratedPglite();
@@ -72,15 +72,15 @@ export async function freshDatabase(driver: DriverName): Promise<{
   await admin.unsafe(`create database ${name} template ${await migratedTemplate(admin, base)}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const open = () => createDatabase({ ...pooled(url), poolSize: 4 });
+  const open = (poolSize = 4) => createDatabase({ ...pooled(url), poolSize });
   const database = await open();
   const others: Database[] = [];
   return {
     database,
     databaseUrl: url.toString(),
     serviceEnv: serviceDatabaseEnv(url.toString()),
-    async openAnother() {
-      const other = await open();
+    async openAnother(options) {
+      const other = await open(options?.poolSize);
       others.push(other);
       return other;
     },

@@ -9,9 +9,11 @@
  * `--list` prints it and what is left out, without running anything.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Glob } from "bun";
 import postgres from "postgres";
 import { ensurePgbouncer, startPgbouncer } from "../helpers/postgres-cluster.ts";
+import { ROOT } from "../helpers/service-process.ts";
 
 /** what a suite that reaches TEST_DATABASE_URL's server contains (tests/helpers/harness.ts) */
 const REACHES_POSTGRES =
@@ -34,12 +36,12 @@ const listOnly = args.includes("--list");
 const named = args.filter((arg) => arg !== "--list");
 
 function selection(): { suites: string[]; postgresFree: string[] } {
-  const all = [...new Glob("tests/**/*.test.ts").scanSync(".")].sort();
+  const all = [...new Glob("tests/**/*.test.ts").scanSync(ROOT)].sort();
   for (const file of Object.keys(NOT_APPLICABLE)) {
     if (!all.includes(file)) throw new Error(`NOT_APPLICABLE names ${file}, which is gone`);
   }
   const candidates = all.filter((file) => !(file in NOT_APPLICABLE));
-  const reaches = (file: string) => REACHES_POSTGRES.test(readFileSync(file, "utf8"));
+  const reaches = (file: string) => REACHES_POSTGRES.test(readFileSync(join(ROOT, file), "utf8"));
   return {
     suites: candidates.filter(reaches),
     postgresFree: candidates.filter((file) => !reaches(file)),
@@ -72,10 +74,15 @@ if (missing) {
   process.exit(1);
 }
 const server = new URL(base);
-const pgbouncer = await startPgbouncer({ port: Number(server.port || 5432) }, "*", 4);
-console.log(`PgBouncer on 127.0.0.1:${pgbouncer.port} (transaction mode) → ${server.host}`);
+// server sessions per database: 4, as many as each suite's pool (PGBOUNCER_POOL_SIZE to vary)
+const poolSize = Number(process.env.PGBOUNCER_POOL_SIZE ?? 4);
+const pgbouncer = await startPgbouncer({ port: Number(server.port || 5432) }, "*", poolSize);
+console.log(
+  `PgBouncer on 127.0.0.1:${pgbouncer.port} (transaction mode, pool ${poolSize}) → ${server.host}`,
+);
 const started = Date.now();
 const child = Bun.spawn(["bun", "test", "--timeout", "30000", ...suites], {
+  cwd: ROOT,
   env: {
     ...process.env,
     TEST_DATABASE_POOLER_URL: pgbouncer.url(server.pathname.slice(1)),

@@ -1,6 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Logger } from "../logger.ts";
-import type { Db } from "./types.ts";
+import type { Db, Executor } from "./types.ts";
 
 export interface Database {
   db: Db;
@@ -27,9 +27,10 @@ export interface Database {
   /**
    * Which of these ids (from `newInstanceId`) belong to a process holding a session on the
    * server right now; one that died has none (the kernel closed its sockets). Undefined where
-   * the database cannot tell (PGlite, in-process only).
+   * the database cannot tell (PGlite, in-process only). A caller inside a transaction passes
+   * it as `on`: a second connection may never come while transactions hold them all.
    */
-  liveInstances?(ids: string[]): Promise<Set<string>>;
+  liveInstances?(ids: string[], on?: Executor): Promise<Set<string>>;
   /** read replicas (DATABASE_READ_URLS): where reads that may lag go; absent without them */
   reads?: ReadRouting;
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { Logger as DrizzleLogger } from "drizzle-orm";
+import { type Logger as DrizzleLogger, sql as drizzleSql } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Database, DatabaseOptions } from "./database.ts";
@@ -118,16 +118,25 @@ export async function openPostgres(
       await sql.notify(channel, payload);
     },
     newInstanceId: identity.newInstanceId,
-    async liveInstances(ids) {
+    async liveInstances(ids, on) {
       if (ids.length === 0) return new Set();
       const prefix = identity.applicationName.split(":")[0] as string;
       const tagOf = (id: string) => id.replaceAll("-", "").slice(0, 16);
       const names = [...new Set(ids.map((id) => `${prefix}:${tagOf(id)}`))];
       // application_name is visible to every role, not only to superusers; behind a pooler
       // the LISTEN session (on the direct URL) carries it
-      const rows = await sql<{ name: string }[]>`
-        select distinct application_name as name from pg_stat_activity
-        where datname = current_database() and application_name = any(${names})`;
+      // on the caller's transaction when inside one, else on the primary's pool (never a replica)
+      const rows = on
+        ? ((await on.execute(drizzleSql`
+            select distinct application_name as name from pg_stat_activity
+            where datname = current_database()
+              and application_name in (${drizzleSql.join(
+                names.map((name) => drizzleSql`${name}`),
+                drizzleSql`, `,
+              )})`)) as unknown as { name: string }[])
+        : await sql<{ name: string }[]>`
+            select distinct application_name as name from pg_stat_activity
+            where datname = current_database() and application_name = any(${names})`;
       const live = new Set(rows.map((row) => row.name.slice(prefix.length + 1)));
       return new Set(ids.filter((id) => live.has(tagOf(id))));
     },

@@ -54,7 +54,9 @@ export class DatabaseStreamSlots implements StreamSlots {
       if (rows.length >= max) {
         // full: slots of an instance that holds no session any more (killed) are free at once
         const owners = [...new Set(rows.map((row) => row.instanceId))];
-        const live = await this.database.liveInstances?.(owners);
+        // on this transaction: a second connection may never come while takers queued behind
+        // the lock hold every other one (a pool, or PgBouncer's server sessions)
+        const live = await this.database.liveInstances?.(owners, tx);
         const dead = live ? owners.filter((id) => !live.has(id)) : [];
         if (dead.length > 0) {
           await tx

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { liveStreamSlots } from "../../src/db/schema/index.ts";
+import { DatabaseStreamSlots } from "../../src/outbox/live-slots.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { call, VALID_TICKET } from "../helpers/lifecycle.ts";
 import { sseEvents } from "../helpers/sse.ts";
@@ -20,7 +21,7 @@ const SCOPES = [
  * stream that goes away gives its slot back.
  */
 function suite(driver: DriverName) {
-  const { app, make } = useTestApp(driver);
+  const { app, db, make } = useTestApp(driver);
 
   const subscribe = (key: string, query: string, variables?: Record<string, unknown>) =>
     send(app, "/graphql", {
@@ -257,6 +258,46 @@ function suite(driver: DriverName) {
     expect((await subscribe(key, TICKETS)).status).toBe(429);
     for (const each of open) await each.close();
   });
+
+  if (driver === "postgres") {
+    // A full key's take asks which holders still have a session while its transaction holds
+    // the key's lock: on a second connection it waited for one that the pool (or PgBouncer's
+    // server sessions, all held by takers queued behind that lock) never gave back.
+    test("a full key's take needs one connection: refused while its holder lives, freed once it is dead", async () => {
+      const { apiKey } = await make.member({ scopes: SCOPES });
+      const single = await db.openAnother({ poolSize: 1 });
+      // a session of this handle's own on the server, as every instance holds (its LISTEN)
+      const unlisten = await single.listen("slots_probe", () => {});
+      const slots = new DatabaseStreamSlots(single);
+      const within = <T>(promise: Promise<T>, what: string) =>
+        Promise.race([
+          promise,
+          Bun.sleep(5_000).then(() => {
+            throw new Error(`${what}: no answer within 5 s on one connection`);
+          }),
+        ]);
+      try {
+        for (let i = 0; i < 10; i++) {
+          expect(
+            await within(slots.take(apiKey.id, crypto.randomUUID(), 10), `take ${i + 1}`),
+          ).toBe(true);
+        }
+        expect(await within(slots.take(apiKey.id, crypto.randomUUID(), 10), "the 11th")).toBe(
+          false,
+        );
+        // the ten slots now of an instance without a session (a killed one), still unexpired
+        await single.db
+          .update(liveStreamSlots)
+          .set({ instanceId: crypto.randomUUID() })
+          .where(eq(liveStreamSlots.apiKeyId, apiKey.id));
+        expect(await within(slots.take(apiKey.id, crypto.randomUUID(), 10), "after")).toBe(true);
+        expect(await slots.count(apiKey.id), "the dead instance's ten taken back").toBe(1);
+      } finally {
+        await unlisten();
+        await single.close();
+      }
+    });
+  }
 }
 
 describeEachDriver("GraphQL subscriptions over SSE", suite);

@@ -11,9 +11,15 @@ import { migratedPglite, migrationsDigest } from "./pglite-snapshot.ts";
 
 export type DriverName = "pglite" | "postgres";
 
-/** PGlite always; the machine's Postgres too when TEST_DATABASE_URL is set (as .ci/run does). */
+/**
+ * PGlite always; the machine's Postgres too when TEST_DATABASE_URL is set (as .ci/run does).
+ * TEST_DRIVERS=postgres keeps only the latter (`npm run test:pgbouncer`: PGlite variants never
+ * reach the pooler, and `npm test` has just run them).
+ */
 export function driverNames(): DriverName[] {
-  return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const all: DriverName[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const only = process.env.TEST_DRIVERS?.split(",").map((name) => name.trim());
+  return only ? all.filter((name) => only.includes(name)) : all;
 }
 
 /**
@@ -50,8 +56,13 @@ export async function freshDatabase(driver: DriverName): Promise<{
   database: Database;
   /** set for the postgres driver: the URL of this test's own database */
   databaseUrl?: string;
-  /** a second handle on the same data, as another instance would have */
-  openAnother(): Promise<Database>;
+  /**
+   * set for the postgres driver: DATABASE_URL (and the pooler's settings under
+   * TEST_DATABASE_POOLER_URL) for a service process of the suite's own on this database
+   */
+  serviceEnv?: Record<string, string>;
+  /** a second handle on the same data, as another instance would have (4 connections) */
+  openAnother(options?: { poolSize?: number }): Promise<Database>;
   drop(): Promise<void>;
 }> {
   if (driver === "pglite") return migratedPglite();
@@ -61,14 +72,15 @@ export async function freshDatabase(driver: DriverName): Promise<{
   await admin.unsafe(`create database ${name} template ${await migratedTemplate(admin, base)}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const open = () => createDatabase({ ...pooled(url), poolSize: 4 });
+  const open = (poolSize = 4) => createDatabase({ ...pooled(url), poolSize });
   const database = await open();
   const others: Database[] = [];
   return {
     database,
     databaseUrl: url.toString(),
-    async openAnother() {
-      const other = await open();
+    serviceEnv: serviceDatabaseEnv(url.toString()),
+    async openAnother(options) {
+      const other = await open(options?.poolSize);
       others.push(other);
       return other;
     },
@@ -96,6 +108,17 @@ function pooled(direct: URL) {
     pooler: "pgbouncer" as const,
     directUrl: direct.toString(),
   };
+}
+
+/**
+ * The environment a service process is started with on the database at `direct`: through
+ * TEST_DATABASE_POOLER_URL as `DATABASE_POOLER=pgbouncer` when it is set (`npm run
+ * test:pgbouncer`), straight to the database otherwise.
+ */
+export function serviceDatabaseEnv(direct: string): Record<string, string> {
+  const { databaseUrl, pooler, directUrl } = pooled(new URL(direct));
+  if (!pooler) return { DATABASE_URL: databaseUrl };
+  return { DATABASE_URL: databaseUrl, DATABASE_POOLER: pooler, DATABASE_DIRECT_URL: directUrl };
 }
 
 export const TEST_ADMIN_TOKEN = "test-operator-token-0123456789";

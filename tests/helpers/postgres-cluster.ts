@@ -217,6 +217,8 @@ export async function startPgbouncer(
       `listen_port = ${port}`,
       "unix_socket_dir =",
       "auth_type = trust",
+      // SHOW STATS on the admin console (npm run test:pgbouncer counts the pooled transactions)
+      "stats_users = postgres",
       `auth_file = ${join(dir, "userlist.txt")}`,
       "pool_mode = transaction",
       `default_pool_size = ${poolSize}`,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
+import { serviceDatabaseEnv } from "../helpers/harness.ts";
 import { ROOT, type ServiceProcess, startServiceProcess } from "../helpers/service-process.ts";
 import { startReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -56,7 +57,8 @@ describe.skipIf(!BASE_URL)("database blip (needs TEST_DATABASE_URL)", () => {
       command: [BUN, "run", "src/index.ts"],
       adminToken: ADMIN_TOKEN,
       env: {
-        DATABASE_URL: url.toString(),
+        // through PgBouncer under npm run test:pgbouncer, whose server sessions are then cut
+        ...serviceDatabaseEnv(url.toString()),
         ALLOW_PRIVATE_WEBHOOK_URLS: "true",
         LOG_LEVEL: "warn",
         // the bursts test the database path, not the limits

@@ -43,7 +43,7 @@ function suite(driver: DriverName) {
     if (driver === "postgres") {
       // a fresh, already migrated database; the child migrates again (a no-op under the lock)
       db = await freshDatabase("postgres");
-      env.DATABASE_URL = db.databaseUrl as string;
+      Object.assign(env, db.serviceEnv);
     }
     service = await startServiceProcess({
       command: [DENO, ...DENO_ARGS],

@@ -89,7 +89,7 @@ test.skipIf(!redisUrl || !process.env.TEST_DATABASE_URL)(
   async () => {
     const fresh = await freshDatabase("postgres");
     const env = {
-      DATABASE_URL: fresh.databaseUrl as string,
+      ...fresh.serviceEnv,
       REDIS_URL: redisUrl as string,
       RATE_LIMIT_KEY_PER_MIN: "6",
       RATE_LIMIT_BURST_PER_SEC: "1000",

@@ -31,7 +31,7 @@ async function twoInstances(env: Record<string, string> = {}) {
     startServiceProcess({
       command: [BUN, "run", "src/index.ts"],
       adminToken: ADMIN_TOKEN,
-      env: { DATABASE_URL: fresh.databaseUrl as string, LOG_LEVEL: "warn", ...env },
+      env: { ...fresh.serviceEnv, LOG_LEVEL: "warn", ...env },
       startTimeoutMs: 60_000,
       label,
     });

@@ -63,9 +63,7 @@ describeEachDriver("webhooks survive a crash", (driver: DriverName) => {
     const env: Record<string, string> = {
       ALLOW_PRIVATE_WEBHOOK_URLS: "true",
       LOG_LEVEL: "warn",
-      ...(fresh?.databaseUrl
-        ? { DATABASE_URL: fresh.databaseUrl }
-        : { DATA_DIR: dataDir as string }),
+      ...(fresh?.serviceEnv ?? { DATA_DIR: dataDir as string }),
     };
     const start = () =>
       startServiceProcess({

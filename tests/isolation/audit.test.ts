@@ -1,7 +1,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
-import { organizations } from "../../src/db/schema/index.ts";
+import { apiKeyUsage, organizations } from "../../src/db/schema/index.ts";
 import { sendRecorded } from "../audit/helpers.ts";
 import {
   type DriverName,
@@ -132,6 +132,36 @@ function suite(driver: DriverName) {
     await deleteExpiredAuditBatch(db, "FREE", cutoff, 1_000);
     expect(await rowsOf(b.organizationId)).toEqual([]);
     expect(await rowsOf(a.organizationId)).toEqual(aBefore);
+  });
+
+  test("audit: key-usage retention removes B's expired hourly counts (FREE) and keeps A's (ENTERPRISE)", async () => {
+    const { a, b } = await twoOrganizations(make);
+    const { db } = app.services.database;
+    await db
+      .update(organizations)
+      .set({ plan: "ENTERPRISE" })
+      .where(eq(organizations.id, a.organizationId));
+    await db
+      .update(organizations)
+      .set({ plan: "FREE" })
+      .where(eq(organizations.id, b.organizationId));
+    await sendRecorded(app, "/api/v1/whoami", { key: a.key });
+    await sendRecorded(app, "/api/v1/whoami", { key: b.key });
+    await app.services.auditTrail.flush();
+    const countsOf = (organizationId: string) =>
+      db
+        .select({ key: apiKeyUsage.apiKeyId, requests: apiKeyUsage.requests })
+        .from(apiKeyUsage)
+        .where(eq(apiKeyUsage.organizationId, organizationId));
+    const aBefore = await countsOf(a.organizationId);
+    expect(aBefore).toEqual([{ key: a.apiKey.id, requests: 1 }]);
+    expect(await countsOf(b.organizationId)).toEqual([{ key: b.apiKey.id, requests: 1 }]);
+    const { deleteExpiredKeyUsage } = await import("../../src/db/queries/audit-log.ts");
+    // two hours on: this hour's counts are wholly past the cutoff
+    const cutoff = new Date(app.services.now().getTime() + 2 * 3_600_000);
+    expect(await deleteExpiredKeyUsage(db, cutoff, "FREE")).toBe(1);
+    expect(await countsOf(b.organizationId)).toEqual([]);
+    expect(await countsOf(a.organizationId)).toEqual(aBefore);
   });
 }
 

@@ -53,6 +53,7 @@ const AUDIT_READS = `${AUDIT} > audit: B's pages, filters, cursors and export ne
 const AUDIT_SIGN_IN = `${AUDIT} > audit: a sign-in is recorded in each organization of the member, never in another`;
 const AUDIT_USAGE = `${AUDIT} > audit: B's usage page of A's key is not found; each sees its own key's usage`;
 const AUDIT_RETENTION = `${AUDIT} > audit: retention removes B's expired rows (FREE, 7 days) and keeps A's (ENTERPRISE)`;
+const AUDIT_USAGE_RETENTION = `${AUDIT} > audit: key-usage retention removes B's expired hourly counts (FREE) and keeps A's (ENTERPRISE)`;
 
 const KEY_CHANGES = `${KEY_SECURITY} > key security: B rotates, restricts and sets its policy; A's keys, grace and policy stay as they were; A's key is not found to B's ADMIN`;
 const KEY_WARNINGS = `${KEY_SECURITY} > key security: expiry warnings of B's key go to B's outbox only, and leave A's schedule unsent`;
@@ -61,6 +62,7 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/auth/load-principal.ts#loadKeyRecord": KEY_ORG,
   "src/db/queries/api-keys.ts#recordLastUse": KEYS,
   "src/db/queries/audit-log.ts#deleteExpiredAuditBatch": AUDIT_RETENTION,
+  "src/db/queries/audit-log.ts#deleteExpiredKeyUsage": AUDIT_USAGE_RETENTION,
   "src/db/queries/audit-log.ts#insertAuditRows": AUDIT_READS,
   "src/db/queries/audit-log.ts#organizationsOfUsers": AUDIT_SIGN_IN,
   "src/db/queries/api-keys.ts#recordGraceUse": KEY_CHANGES,

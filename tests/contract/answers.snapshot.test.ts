@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { manualClock } from "../helpers/clock.ts";
-import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
+import { type DriverName, describeEachDriver, send } from "../helpers/harness.ts";
+import { snapshotApp } from "./snapshot-app.ts";
 
 /**
  * The REST contract must not move while its internals are made faster: a few hot answers,
@@ -25,15 +25,7 @@ const SHOWN_HEADERS = [
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 function suite(driver: DriverName) {
-  const clock = manualClock(Date.UTC(2026, 0, 15, 9, 30, 0, 0));
-  const { app, make } = useTestApp(driver, {
-    now: clock.now,
-    env: {
-      RATE_LIMIT_IP_PER_MIN: "100000",
-      RATE_LIMIT_KEY_PER_MIN: "100000",
-      RATE_LIMIT_BURST_PER_SEC: "100000",
-    },
-  });
+  const { clock, app, make } = snapshotApp(driver);
 
   test("hot answers are byte-for-byte the snapshot's", async () => {
     const ids = new Map<string, string>();

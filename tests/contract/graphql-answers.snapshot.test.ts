@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { manualClock } from "../helpers/clock.ts";
-import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
+import { type DriverName, describeEachDriver, send } from "../helpers/harness.ts";
+import { snapshotApp } from "./snapshot-app.ts";
 
 /**
  * `/graphql`'s transport must not move while its per-request work is cut (docs/performance.md,
@@ -22,15 +22,7 @@ const TICKETS = `query Tickets($limit: Int) {
 }`;
 
 function suite(driver: DriverName) {
-  const clock = manualClock(Date.UTC(2026, 0, 15, 9, 30, 0, 0));
-  const { app, make } = useTestApp(driver, {
-    now: clock.now,
-    env: {
-      RATE_LIMIT_IP_PER_MIN: "100000",
-      RATE_LIMIT_KEY_PER_MIN: "100000",
-      RATE_LIMIT_BURST_PER_SEC: "100000",
-    },
-  });
+  const { clock, app, make } = snapshotApp(driver);
 
   test("answers and refusals are byte-for-byte the snapshot's", async () => {
     const ids = new Map<string, string>();

@@ -33,6 +33,17 @@ function suite(driver: DriverName) {
       .orderBy(asc(auditLog.id));
   };
 
+  /** A on ENTERPRISE (kept 400 days), B on FREE (kept 7 days): what retention tells apart */
+  const enterpriseAndFree = async () => {
+    const { a, b } = await twoOrganizations(make);
+    const { db } = app.services.database;
+    const plan = (id: string, value: "ENTERPRISE" | "FREE") =>
+      db.update(organizations).set({ plan: value }).where(eq(organizations.id, id));
+    await plan(a.organizationId, "ENTERPRISE");
+    await plan(b.organizationId, "FREE");
+    return { a, b, db };
+  };
+
   test("audit: B's pages, filters, cursors and export never show A's entries, even filtered by A's key", async () => {
     const { a, b } = await twoOrganizations(make);
     for (let i = 0; i < 3; i++) await sendRecorded(app, "/api/v1/whoami", { key: a.key });
@@ -113,16 +124,7 @@ function suite(driver: DriverName) {
   });
 
   test("audit: retention removes B's expired rows (FREE, 7 days) and keeps A's (ENTERPRISE)", async () => {
-    const { a, b } = await twoOrganizations(make);
-    const { db } = app.services.database;
-    await db
-      .update(organizations)
-      .set({ plan: "ENTERPRISE" })
-      .where(eq(organizations.id, a.organizationId));
-    await db
-      .update(organizations)
-      .set({ plan: "FREE" })
-      .where(eq(organizations.id, b.organizationId));
+    const { a, b, db } = await enterpriseAndFree();
     const { deleteExpiredAuditBatch } = await import("../../src/db/queries/audit-log.ts");
     await app.services.auditTrail.flush();
     const cutoff = new Date(app.services.now().getTime() + 60_000); // everything so far is "old"
@@ -135,16 +137,7 @@ function suite(driver: DriverName) {
   });
 
   test("audit: key-usage retention removes B's expired hourly counts (FREE) and keeps A's (ENTERPRISE)", async () => {
-    const { a, b } = await twoOrganizations(make);
-    const { db } = app.services.database;
-    await db
-      .update(organizations)
-      .set({ plan: "ENTERPRISE" })
-      .where(eq(organizations.id, a.organizationId));
-    await db
-      .update(organizations)
-      .set({ plan: "FREE" })
-      .where(eq(organizations.id, b.organizationId));
+    const { a, b, db } = await enterpriseAndFree();
     await sendRecorded(app, "/api/v1/whoami", { key: a.key });
     await sendRecorded(app, "/api/v1/whoami", { key: b.key });
     await app.services.auditTrail.flush();

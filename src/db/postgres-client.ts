@@ -105,8 +105,9 @@ export async function openPostgres(
             logger: options.logger,
           },
         );
+  const primary = drizzleOver(statements(sql), identity);
   const database: Database = {
-    db: drizzleOver(replicas?.client ?? statements(sql), identity),
+    db: replicas ? drizzleOver(replicas.client, identity) : primary,
     driver: "postgres",
     stats: identity.stats,
     reads: replicas?.routing,
@@ -126,17 +127,13 @@ export async function openPostgres(
       // application_name is visible to every role, not only to superusers; behind a pooler
       // the LISTEN session (on the direct URL) carries it
       // on the caller's transaction when inside one, else on the primary's pool (never a replica)
-      const rows = on
-        ? ((await on.execute(drizzleSql`
-            select distinct application_name as name from pg_stat_activity
-            where datname = current_database()
-              and application_name in (${drizzleSql.join(
-                names.map((name) => drizzleSql`${name}`),
-                drizzleSql`, `,
-              )})`)) as unknown as { name: string }[])
-        : await sql<{ name: string }[]>`
-            select distinct application_name as name from pg_stat_activity
-            where datname = current_database() and application_name = any(${names})`;
+      const rows = (await (on ?? primary).execute(drizzleSql`
+        select distinct application_name as name from pg_stat_activity
+        where datname = current_database()
+          and application_name in (${drizzleSql.join(
+            names.map((name) => drizzleSql`${name}`),
+            drizzleSql`, `,
+          )})`)) as unknown as { name: string }[];
       const live = new Set(rows.map((row) => row.name.slice(prefix.length + 1)));
       return new Set(ids.filter((id) => live.has(tagOf(id))));
     },

@@ -15,8 +15,11 @@ export const inputGuardPlugin = (): Plugin => {
   const literals = new WeakMap<DocumentNode, ErrorDetail[]>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const known = literals.get(args.document) ?? literalDetails(args.document);
-      literals.set(args.document, known);
+      let known = literals.get(args.document);
+      if (!known) {
+        known = literalDetails(args.document);
+        literals.set(args.document, known);
+      }
       const details = [...known, ...unsafeInputDetails(args.variableValues ?? {})];
       if (details.length > 0) setResultAndStopExecution({ errors: [validationFailed(details)] });
     },

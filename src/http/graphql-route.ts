@@ -73,7 +73,7 @@ export function graphqlRoute(
           ? await openStream(request, auth.principal)
           : undefined;
       try {
-        const plain = !stream && plainPost(forwarded);
+        const plain = plainPost(forwarded); // never a stream
         const response = await (plain ? yoga.handlePost : yoga.fetch)(forwarded, context);
         return answer(response, set, stream);
       } catch (error) {

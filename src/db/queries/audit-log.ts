@@ -30,7 +30,8 @@ export type AuditTuple = [
   detail: Record<string, unknown> | null,
 ];
 
-const HOUR_MS = 3_600_000;
+/** api_key_usage counts requests per UTC hour of this length */
+export const HOUR_MS = 3_600_000;
 
 /**
  * The batch's requests per key and UTC hour, as api_key_usage counts them: `[apiKeyId,

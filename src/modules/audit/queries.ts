@@ -5,6 +5,7 @@
  */
 import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { HOUR_MS } from "../../db/queries/audit-log.ts";
 import { type AuditRow, auditLog } from "../../db/schema/audit-log.ts";
 import { apiKeyUsage } from "../../db/schema/index.ts";
 
@@ -138,8 +139,6 @@ export interface KeyUsageRows {
   daily: Map<number, number>;
 }
 
-const HOUR_MS = 3_600_000;
-
 /**
  * One key's requests: the latest, the count since `dayAgo`, and daily counts since `since` (a
  * midnight), from its counts per hour (api_key_usage, written with the rows); only the part of
@@ -195,6 +194,5 @@ export async function keyUsage(
       );
     lastDay += Number(partial?.count ?? 0);
   }
-  const last = newest ? { at: newest.at, ip: newest.ip } : undefined;
-  return { last, lastDay, daily };
+  return { last: newest, lastDay, daily };
 }

@@ -11,11 +11,11 @@
  * copy: COPY FROM STDIN in text format with a hand-written encoder (measured, not kept).
  * indexes: `all` (the migrations'), `none`, `no-key`, `no-key-ip`, `org-only`, `ascending`.
  */
-import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { createDatabase } from "../src/db/client.ts";
 import { type AuditTuple, insertAuditRows } from "../src/db/queries/audit-log.ts";
 import { ensureDayPartitions } from "../src/db/queries/audit-partitions.ts";
+import { benchDatabase, cpuMs } from "./e2e-lib.ts";
 
 const [mode = "json", indexes = "all", orgCount = "1", keyCount = "10", batchRows = "1000"] =
   process.argv.slice(2);
@@ -37,18 +37,7 @@ const VARIANTS: Record<string, string[]> = {
   ],
 };
 
-const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const name = `orgit_writes_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-const admin = postgres(base, { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database ${name}`);
-const url = new URL(base);
-url.pathname = `/${name}`;
-
-const cpuMs = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const { name, url, admin, drop: dropDatabase } = await benchDatabase("orgit_writes");
 
 /** COPY's text format: tab-separated, `\N` for null, backslash, tab and newlines escaped. */
 const escaped = (value: string) =>
@@ -75,9 +64,9 @@ const copyText = (rows: AuditTuple[]) =>
   );
 
 try {
-  const database = await createDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+  const database = await createDatabase({ databaseUrl: url, poolSize: 1 });
   await ensureDayPartitions(database.db, [Date.now()]);
-  const raw = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const raw = postgres(url, { max: 1, onnotice: () => {} });
   for (const statement of VARIANTS[indexes] ?? []) await raw.unsafe(statement);
   const organizations = Array.from({ length: Number(orgCount) }, () => crypto.randomUUID());
   const keys = Array.from({ length: Number(keyCount) }, () => crypto.randomUUID());
@@ -128,6 +117,5 @@ try {
   await raw.end();
   await database.close();
 } finally {
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await dropDatabase();
 }

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import postgres from "postgres";
 
 const ADMIN_TOKEN = "bench-operator-token-0123456789";
 /** limits that never refuse: the bench measures the cost of checking them */
@@ -24,6 +25,24 @@ export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * A database of its own on TEST_DATABASE_URL's server (default the local `test` one) for one
+ * bench run: `admin` is a connection to the server's own database, `drop()` removes it again.
+ */
+export async function benchDatabase(prefix: string) {
+  const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  };
+  return { name, url: url.toString(), admin, drop };
 }
 
 export function percentile(xs: number[], p: number): number {

@@ -24,11 +24,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import autocannon from "autocannon";
-import postgres from "postgres";
 import { auditCost } from "./e2e-audit.ts";
 import { bigOrganization } from "./e2e-big.ts";
 import { autocannonLoad, graphqlPair, REST_TICKETS, TICKETS_BODY } from "./e2e-graphql.ts";
-import { cpuMs, type Load, Service, summary } from "./e2e-lib.ts";
+import { benchDatabase, cpuMs, type Load, Service, summary } from "./e2e-lib.ts";
 import { writePath } from "./e2e-writes.ts";
 import { fullSpeed, pacedLoad, wrk } from "./paced.ts";
 
@@ -45,13 +44,8 @@ const TICKETS = Number(flags.tickets ?? 10_000);
 const PROFILE = flags.profile as "whoami" | "tickets" | "quota" | "graphql" | undefined;
 const SOAK = flags.soak ? Number(flags.soak === "true" ? 600 : flags.soak) : 0;
 
-const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const dbName = `orgit_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-const admin = postgres(base, { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database ${dbName}`);
-const url = new URL(base);
-url.pathname = `/${dbName}`;
-const databaseUrl = url.toString();
+const benchDb = await benchDatabase("orgit_bench");
+const databaseUrl = benchDb.url;
 
 const children: ChildProcess[] = [];
 // Ctrl-C stops the servers and drops the database too
@@ -98,8 +92,7 @@ async function cleanUp() {
       (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
     ),
   );
-  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await benchDb.drop();
 }
 
 /** Every pair, interleaved; the half-load p99s; the soak and the big organization if asked. */

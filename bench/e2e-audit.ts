@@ -11,7 +11,8 @@ import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import postgres from "postgres";
 import { createDatabase } from "../src/db/client.ts";
-import { type AuditFilter, keyUsage, listAuditLog } from "../src/modules/audit/queries.ts";
+import { type AuditFilter, listAuditLog } from "../src/modules/audit/queries.ts";
+import { keyUsage } from "../src/modules/audit/usage-queries.ts";
 import { cpuMs, type Load, percentile, Service, summary } from "./e2e-lib.ts";
 import { pacedLoad, wrk } from "./paced.ts";
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type { OrgitApp } from "../../src/app.ts";
 import { DAY_MS, dayOf, dayPartitions, rowsOf } from "../../src/db/queries/audit-partitions.ts";
-import { auditLog } from "../../src/db/schema/audit-log.ts";
 import { organizations } from "../../src/db/schema/index.ts";
 import { AuditMaintenance } from "../../src/modules/audit/maintenance.ts";
 import { manualClock } from "../helpers/clock.ts";
@@ -15,7 +14,7 @@ import {
   freshDatabase,
 } from "../helpers/harness.ts";
 import { eventually } from "../helpers/wait.ts";
-import { sendRecorded } from "./helpers.ts";
+import { sendRecorded, storedEntries } from "./helpers.ts";
 
 /**
  * Retention per plan (docs/decisions.md §15): FREE 7 days and PRO 90 in small
@@ -41,12 +40,7 @@ function suite(driver: DriverName) {
       deleteBatch: 2, // several batches, never one large delete
     });
   const requestsOf = async (organizationId: string) =>
-    (
-      await app.services.database.db
-        .select({ id: auditLog.id })
-        .from(auditLog)
-        .where(eq(auditLog.organizationId, organizationId))
-    ).length;
+    (await storedEntries(app.services.database.db, organizationId)).length;
 
   test("rows leave at their plan's retention and the oldest day's partition is dropped whole", async () => {
     const make = factories(app);

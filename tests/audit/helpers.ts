@@ -1,4 +1,7 @@
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { OrgitApp } from "../../src/app.ts";
+import type { Db } from "../../src/db/client.ts";
+import { auditLog } from "../../src/db/schema/audit-log.ts";
 import type { Factories, RequestOptions } from "../helpers/harness.ts";
 import { graphql, send } from "../helpers/harness.ts";
 import { eventually } from "../helpers/wait.ts";
@@ -36,4 +39,32 @@ export async function readLog(app: OrgitApp, key: string, query = "") {
   const response = await sendRecorded(app, `/api/v1/audit-log${query}`, { key });
   // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON answer
   return { response, json: (await response.json()) as any };
+}
+
+/**
+ * What `audit_log` holds for an organization as entries, read straight from the rows rather
+ * than through the service's pages: a row of several requests (drizzle/0023) becomes one
+ * entry per request, with its own time, duration and request id. Oldest first.
+ */
+export async function storedEntries(db: Db, organizationId?: string) {
+  const rows = await db
+    // read as JSON: postgres.js turns a NULL element of a text[] into the string "NULL"
+    .select({
+      ...getTableColumns(auditLog),
+      requestIds: sql<(string | null)[] | null>`array_to_json(${auditLog.requestIds})`,
+    })
+    .from(auditLog)
+    .where(organizationId ? eq(auditLog.organizationId, organizationId) : undefined)
+    .orderBy(asc(auditLog.at), asc(auditLog.id));
+  const entries = rows.flatMap((row) => {
+    const { offsets, durations, requestIds, requests: _, ...fields } = row;
+    if (!offsets) return [fields];
+    return offsets.map((offset, i) => ({
+      ...fields,
+      at: new Date(row.at.getTime() + offset),
+      durationMs: durations?.[i] ?? null,
+      requestId: requestIds?.[i] ?? null,
+    }));
+  });
+  return entries.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);
 }

@@ -98,9 +98,10 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/modules/changes/retention-queries.ts#foldTicketCounts": CHANGE_RETENTION,
   "src/modules/changes/retention-queries.ts#pruneChangesBatch": CHANGE_RETENTION,
 
-  "src/modules/audit/queries.ts#exportAuditBatch": AUDIT_READS,
-  "src/modules/audit/queries.ts#keyUsage": AUDIT_USAGE,
-  "src/modules/audit/queries.ts#listAuditLog": AUDIT_READS,
+  // pages and exports: the rows' bound (boundSlot), then their entries (entries)
+  "src/modules/audit/queries.ts#boundSlot": AUDIT_READS,
+  "src/modules/audit/queries.ts#entries": AUDIT_READS,
+  "src/modules/audit/usage-queries.ts#keyUsage": AUDIT_USAGE,
   "src/modules/equipment/queries.ts#consumeEnrollmentToken": EQUIPMENT,
   "src/modules/equipment/queries.ts#existingUnitIds": EQUIPMENT,
   "src/modules/equipment/queries.ts#findEnrollmentToken": EQUIPMENT,

@@ -1,7 +1,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { and, asc, eq, like } from "drizzle-orm";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
-import { sendRecorded } from "../audit/helpers.ts";
+import { sendRecorded, storedEntries } from "../audit/helpers.ts";
 import { type DriverName, describeEachDriver, useTestApp } from "../helpers/harness.ts";
 import { memberWithPassword, pageClient } from "../helpers/settings.ts";
 import { operator, ROTATE, SET_IPS, SET_POLICY, UPDATE_ORG } from "./ops.ts";
@@ -73,11 +73,9 @@ function suite(driver: DriverName) {
       200,
     );
     await app.services.auditTrail.flush();
-    const rows = await db.database.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.organizationId, member.organizationId), eq(auditLog.kind, "request")))
-      .orderBy(asc(auditLog.at), asc(auditLog.id));
+    const rows = (await storedEntries(db.database.db, member.organizationId)).filter(
+      (r) => r.kind === "request",
+    );
     expect(rows.map((r) => [r.route, r.ip, r.status])).toEqual(made);
     const newKeyId = data.rotateApiKey.apiKey.id;
     expect(rows.map((r) => r.apiKeyId)).toEqual([

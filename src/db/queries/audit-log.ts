@@ -7,6 +7,7 @@ import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client.ts";
 import { auditLog } from "../schema/audit-log.ts";
 import { apiKeyUsage, memberships, organizations } from "../schema/index.ts";
+import { foldRequests } from "./audit-fold.ts";
 
 type Plan = typeof organizations.$inferSelect.plan;
 
@@ -65,8 +66,9 @@ export function keyUsageOf(rows: AuditTuple[]): unknown[][] {
 }
 
 /**
- * One statement for the whole batch: its rows, and their counts per key and hour added to
- * api_key_usage (the settings screen's usage of a key), together or not at all. The rows go
+ * One statement for the whole batch: its rows (requests folded, ./audit-fold.ts), and their
+ * counts per key and hour added to api_key_usage (the settings screen's usage of a key),
+ * together or not at all. The rows go
  * over as one JSON parameter: a thousand rows cost one parameter and one JSON.stringify of
  * arrays rather than 13,000 bound values built by the query builder on the event loop that
  * serves requests (docs/performance.md#audit-trail); COPY was measured and not kept
@@ -77,11 +79,13 @@ export async function insertAuditRows(db: Executor, rows: AuditTuple[]): Promise
   const usage = keyUsageOf(rows);
   const insert = sql`
     insert into ${auditLog} (at, organization_id, kind, api_key_id, user_id, method, route,
-      status, duration_ms, ip, user_agent, request_id, detail)
+      status, duration_ms, ip, user_agent, request_id, detail, requests, offsets, durations,
+      request_ids)
     select to_timestamp((r->>0)::double precision / 1000), (r->>1)::uuid, r->>2,
       (r->>3)::uuid, (r->>4)::uuid, r->>5, r->>6, (r->>7)::smallint, (r->>8)::real, r->>9,
-      r->>10, r->>11, nullif(r->12, 'null'::jsonb)
-    from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as r`;
+      r->>10, r->>11, nullif(r->12, 'null'::jsonb), coalesce((r->>13)::integer, 1),
+      (r->>14)::integer[], (r->>15)::real[], (r->>16)::text[]
+    from jsonb_array_elements(${JSON.stringify(foldRequests(rows))}::jsonb) as r`;
   if (usage.length === 0) {
     await db.execute(insert);
     return;
@@ -119,14 +123,15 @@ export async function organizationsOfUsers(
 
 /**
  * Deletes at most `limit` rows older than `before` of organizations on `plan`, in one short
- * statement; the caller repeats it while it deletes a full batch. Returns the rows deleted.
+ * statement; the caller repeats it while it deletes a full batch. Returns the rows deleted and
+ * the entries (events and requests) they held.
  */
 export async function deleteExpiredAuditBatch(
   db: Executor,
   plan: Plan,
   before: Date,
   limit: number,
-): Promise<number> {
+): Promise<{ rows: number; entries: number }> {
   const doomed = db
     .select({ at: auditLog.at, id: auditLog.id })
     .from(auditLog)
@@ -136,8 +141,8 @@ export async function deleteExpiredAuditBatch(
   const deleted = await db
     .delete(auditLog)
     .where(sql`(${auditLog.at}, ${auditLog.id}) in (${doomed})`)
-    .returning({ id: auditLog.id });
-  return deleted.length;
+    .returning({ requests: auditLog.requests });
+  return { rows: deleted.length, entries: deleted.reduce((n, row) => n + row.requests, 0) };
 }
 
 /**

@@ -1,9 +1,20 @@
 import { sql } from "drizzle-orm";
-import { bigint, jsonb, pgTable, real, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 /**
- * The usage and audit trail (docs/security.md): one row per authenticated API request and per
- * key or session event. Range-partitioned by day on `at`, which Drizzle cannot declare: the
+ * The usage and audit trail (docs/security.md): authenticated API requests and key or session
+ * events. An event is a row; a row of requests holds one or several (drizzle/0023: those of one
+ * second that differ only in time, duration and request id, folded by the recorder). Range-partitioned by day on `at`, which Drizzle cannot declare: the
  * table and its partitions are created by SQL (drizzle/*_audit_log.sql, src/db/queries/
  * audit-partitions.ts), so this file is deliberately not exported from schema/index.ts, where
  * drizzle-kit would generate a plain table for it.
@@ -29,6 +40,14 @@ export const auditLog = pgTable("audit_log", {
   requestId: text(),
   /** an event's facts (a key's name, a rotation's grace…); never a secret */
   detail: jsonb().$type<Record<string, unknown>>(),
+  /** how many requests the row holds (1 for events and single requests) */
+  requests: integer().notNull().default(1),
+  /** several requests: each one's time after `at` (ms), in time order; null for one */
+  offsets: integer().array(),
+  /** several requests: each one's duration (`durationMs` is null) */
+  durations: real().array(),
+  /** several requests: each one's request id (`requestId` is null) */
+  requestIds: text().array(),
 });
 
 export type AuditRow = typeof auditLog.$inferSelect;

@@ -31,12 +31,15 @@ function parseDate(value: string, path: string[], problems: Problems): Date | un
 }
 
 export const encodeCursor = (c: AuditCursor) =>
-  Buffer.from(`${c.at.getTime()}:${c.id}`).toString("base64url");
+  Buffer.from(`${c.at.getTime()}:${c.id}:${c.ord}`).toString("base64url");
 
+/** `at:id:ord`; `at:id`, given out before rows held several requests, is its row's only entry. */
 function decodeCursor(text: string): AuditCursor | undefined {
-  const match = /^(\d{1,15}):(\d{1,15})$/.exec(Buffer.from(text, "base64url").toString());
+  const match = /^(\d{1,15}):(\d{1,15})(?::(\d{1,4}))?$/.exec(
+    Buffer.from(text, "base64url").toString(),
+  );
   if (!match || text.length > 64) return undefined;
-  return { at: new Date(Number(match[1])), id: Number(match[2]) };
+  return { at: new Date(Number(match[1])), id: Number(match[2]), ord: Number(match[3] ?? 1) };
 }
 
 /** Checks a filter; `knownRoutes` are the route templates the service answers. */

@@ -35,7 +35,7 @@ export interface MaintenanceReport {
   ran: boolean;
   /** midnights (ms) of the day partitions dropped */
   droppedDays: number[];
-  /** rows removed from kept partitions, by plan */
+  /** entries (events and requests) removed from kept partitions, by plan */
   deleted: Record<string, number>;
 }
 
@@ -107,8 +107,8 @@ export class AuditMaintenance {
           before,
           this.options.deleteBatch,
         );
-        deleted += n;
-        if (n < this.options.deleteBatch) break;
+        deleted += n.entries;
+        if (n.rows < this.options.deleteBatch) break;
       }
       report.deleted[plan] = deleted;
       await deleteExpiredKeyUsage(db, before, plan as keyof typeof AUDIT_RETENTION_DAYS);

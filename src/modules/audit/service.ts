@@ -8,7 +8,8 @@ import { isUuid } from "../../validation.ts";
 import { keyById } from "../settings/queries.ts";
 import type { MemberKeyService } from "../settings/service.ts";
 import { type AuditLogArgs, encodeCursor, parseExportRange, parseListArgs } from "./filters.ts";
-import { type AuditRow, exportAuditBatch, keyUsage, listAuditLog } from "./queries.ts";
+import { type AuditCursor, type AuditEntryRow, exportAuditBatch, listAuditLog } from "./queries.ts";
+import { keyUsage } from "./usage-queries.ts";
 
 /** How long each plan's trail is kept (docs/security.md#audit-trail, docs/decisions.md §15). */
 export const AUDIT_RETENTION_DAYS: Record<Plan, number> = { FREE: 7, PRO: 90, ENTERPRISE: 400 };
@@ -16,9 +17,9 @@ const DAY_MS = 86_400_000;
 const USAGE_DAYS = 30;
 const EXPORT_BATCH = 1_000;
 
-/** One row as GraphQL and REST show it (the SDL's AuditEntry). */
-export const auditEntry = (row: AuditRow) => ({
-  id: String(row.id),
+/** One entry as GraphQL and REST show it (the SDL's AuditEntry). */
+export const auditEntry = (row: AuditEntryRow) => ({
+  id: row.id,
   at: row.at,
   kind: row.kind,
   keyId: row.apiKeyId,
@@ -32,6 +33,9 @@ export const auditEntry = (row: AuditRow) => ({
   requestId: row.requestId,
   detail: row.detail ? JSON.stringify(row.detail) : null,
 });
+
+/** Where the next page starts: after `row`. */
+const cursorAfter = (row: AuditEntryRow) => ({ at: row.at, id: row.rowId, ord: row.ord });
 
 /**
  * Reading the trail: members holding `audit.view` on an ADMIN seat, through a key with scope
@@ -72,7 +76,7 @@ export class AuditService {
     const last = data.at(-1);
     return {
       data: data.map(auditEntry),
-      nextCursor: more && last ? encodeCursor({ at: last.at, id: last.id }) : null,
+      nextCursor: more && last ? encodeCursor(cursorAfter(last)) : null,
     };
   }
 
@@ -86,7 +90,7 @@ export class AuditService {
     const organizationId = principal.organization.id;
     const db = this.database.db;
     const encoder = new TextEncoder();
-    let cursor: { at: Date; id: number } | undefined;
+    let cursor: AuditCursor | undefined;
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         const rows = await exportAuditBatch(db, organizationId, range, cursor, EXPORT_BATCH);
@@ -96,8 +100,7 @@ export class AuditService {
             return `${JSON.stringify(entry)}\n`;
           });
           controller.enqueue(encoder.encode(lines.join("")));
-          const last = rows[rows.length - 1] as AuditRow;
-          cursor = { at: last.at, id: last.id };
+          cursor = cursorAfter(rows[rows.length - 1] as AuditEntryRow);
         }
         if (rows.length < EXPORT_BATCH) controller.close();
       },

@@ -1,0 +1,114 @@
+/**
+ * Folding a batch of audit rows before it is written (drizzle/0023, docs/decisions.md §30):
+ * the requests of one second that share everything but their time, duration and request id
+ * (organization, key, owner, method, route template, status, client address, user agent)
+ * become one row. Postgres spends most of a recorded request's cost on the row itself (its
+ * tuple and four index entries), so a key's busy second costs one row instead of thousands.
+ * Events, and requests alone in their group, are written as they are.
+ */
+import type { AuditTuple } from "./audit-log.ts";
+
+/** a folded row's requests all fall in one slot of this length, aligned on the epoch */
+export const FOLD_SLOT_MS = 1_000;
+/** at most this many requests in one row (its arrays stay a few tens of KiB) */
+export const MAX_FOLDED = 1_000;
+
+/**
+ * A row as the INSERT reads it: the 13 values of an `AuditTuple`, then, for a row of several
+ * requests, how many it holds and its offsets (ms after `at`), durations and request ids as
+ * Postgres array literals (one cheap cast each on the server).
+ */
+export type WrittenRow =
+  | AuditTuple
+  | [...AuditTuple, requests: number, offsets: string, durations: string, requestIds: string];
+
+interface Fold {
+  first: AuditTuple;
+  slot: number;
+  offsets: number[];
+  durations: (number | null)[];
+  requestIds: (string | null)[];
+  /** where the row goes in the batch */
+  index: number;
+}
+
+const slotOf = (at: number) => at - (((at % FOLD_SLOT_MS) + FOLD_SLOT_MS) % FOLD_SLOT_MS);
+
+/** Whether `row` differs from `first` only in time, duration and request id. */
+const sameRequest = (first: AuditTuple, row: AuditTuple) =>
+  first[1] === row[1] &&
+  first[3] === row[3] &&
+  first[4] === row[4] &&
+  first[5] === row[5] &&
+  first[6] === row[6] &&
+  first[7] === row[7] &&
+  first[9] === row[9] &&
+  first[10] === row[10];
+
+const groupKey = (row: AuditTuple, slot: number) =>
+  `${slot}\u0000${row[1]}\u0000${row[3]}\u0000${row[4]}\u0000${row[5]}\u0000${row[6]}\u0000${row[7]}\u0000${row[9]}\u0000${row[10]}`;
+
+/** An element of a text[] literal: bare when it cannot be misread, quoted and escaped if not. */
+function textElement(value: string | null): string {
+  if (value === null) return "NULL";
+  if (/^[A-Za-z0-9._:-]+$/.test(value) && value.toUpperCase() !== "NULL") return value;
+  return `"${value.replace(/["\\]/g, "\\$&")}"`;
+}
+
+/** The batch with each group of requests as one row, in the order of each group's first. */
+export function foldRequests(rows: AuditTuple[]): WrittenRow[] {
+  const out: WrittenRow[] = [];
+  const folds: Fold[] = [];
+  const open = new Map<string, Fold>();
+  let last: Fold | undefined;
+  for (const row of rows) {
+    if (row[2] !== "request") {
+      out.push(row);
+      continue;
+    }
+    const slot = slotOf(row[0]);
+    // a batch is mostly runs of one client's requests: the fold of the row before, unkeyed
+    let fold =
+      last && last.slot === slot && last.offsets.length < MAX_FOLDED && sameRequest(last.first, row)
+        ? last
+        : undefined;
+    if (!fold) {
+      const key = groupKey(row, slot);
+      fold = open.get(key);
+      if (!fold || fold.offsets.length >= MAX_FOLDED) {
+        fold = { first: row, slot, offsets: [], durations: [], requestIds: [], index: out.length };
+        open.set(key, fold);
+        folds.push(fold);
+        out.push(row);
+      }
+    }
+    fold.offsets.push(row[0] - fold.first[0]);
+    fold.durations.push(row[8]);
+    fold.requestIds.push(row[11]);
+    last = fold;
+  }
+  for (const fold of folds) {
+    if (fold.offsets.length === 1) continue;
+    const first = fold.first;
+    out[fold.index] = [
+      first[0],
+      first[1],
+      first[2],
+      first[3],
+      first[4],
+      first[5],
+      first[6],
+      first[7],
+      null,
+      first[9],
+      first[10],
+      null,
+      null,
+      fold.offsets.length,
+      `{${fold.offsets.join(",")}}`,
+      `{${fold.durations.map((d) => (d === null ? "NULL" : d)).join(",")}}`,
+      `{${fold.requestIds.map(textElement).join(",")}}`,
+    ];
+  }
+  return out;
+}

@@ -1,7 +1,8 @@
 /**
  * The usage and audit trail's recorder (docs/security.md#audit-trail): every authenticated API
- * request and every key or session event becomes one `audit_log` row. Recording is a push onto
- * a bounded in-memory buffer; a timer writes it in multi-row INSERTs (src/db/batched-writes.ts),
+ * request and every key or session event is recorded in `audit_log` (a second's alike requests
+ * share a row: src/db/queries/audit-fold.ts). Recording is a push onto a bounded in-memory
+ * buffer; a timer writes it in multi-row INSERTs (src/db/batched-writes.ts),
  * so a request never waits on the database, and a database that is away costs dropped, counted
  * rows rather than memory without end. The last rows are written at shutdown.
  */

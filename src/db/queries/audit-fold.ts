@@ -6,7 +6,26 @@
  * tuple and four index entries), so a key's busy second costs one row instead of thousands.
  * Events, and requests alone in their group, are written as they are.
  */
-import type { AuditTuple } from "./audit-log.ts";
+
+/**
+ * One audit row as the recorder keeps it until the batch is written: a tuple rather than an
+ * object (no 13 property names per row in memory and in the JSON), its time in epoch ms.
+ */
+export type AuditTuple = [
+  at: number,
+  organizationId: string | null,
+  kind: string,
+  apiKeyId: string | null,
+  userId: string | null,
+  method: string | null,
+  route: string | null,
+  status: number | null,
+  durationMs: number | null,
+  ip: string | null,
+  userAgent: string | null,
+  requestId: string | null,
+  detail: Record<string, unknown> | null,
+];
 
 /** a folded row's requests all fall in one slot of this length, aligned on the epoch */
 export const FOLD_SLOT_MS = 1_000;

@@ -7,29 +7,11 @@ import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client.ts";
 import { auditLog } from "../schema/audit-log.ts";
 import { apiKeyUsage, memberships, organizations } from "../schema/index.ts";
-import { foldRequests } from "./audit-fold.ts";
+import { type AuditTuple, foldRequests } from "./audit-fold.ts";
 
 type Plan = typeof organizations.$inferSelect.plan;
 
-/**
- * One audit row as the recorder keeps it until the batch is written: a tuple rather than an
- * object (no 13 property names per row in memory and in the JSON), its time in epoch ms.
- */
-export type AuditTuple = [
-  at: number,
-  organizationId: string | null,
-  kind: string,
-  apiKeyId: string | null,
-  userId: string | null,
-  method: string | null,
-  route: string | null,
-  status: number | null,
-  durationMs: number | null,
-  ip: string | null,
-  userAgent: string | null,
-  requestId: string | null,
-  detail: Record<string, unknown> | null,
-];
+export type { AuditTuple };
 
 /** api_key_usage counts requests per UTC hour of this length */
 export const HOUR_MS = 3_600_000;

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { FOLD_SLOT_MS, foldRequests } from "../../src/db/queries/audit-fold.ts";
 import { type AuditTuple, insertAuditRows } from "../../src/db/queries/audit-log.ts";
-import { ensureDayPartitions } from "../../src/db/queries/audit-partitions.ts";
+import { DAY_MS, ensureDayPartitions, rowsOf } from "../../src/db/queries/audit-partitions.ts";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
 import { keyUsage } from "../../src/modules/audit/usage-queries.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
@@ -156,6 +157,52 @@ function suite(driver: DriverName) {
       dayAgo,
     );
     expect(usage.lastDay).toBe(requests.filter((t) => t[0] >= dayAgo.getTime()).length);
+  });
+
+  test("a folded row's arrays are stored uncompressed, in day partitions old and new", async () => {
+    const reader = await auditor(make);
+    const { db } = app.services.database;
+    // a day no partition exists for yet: created now, it must take the parent's storage
+    const at = app.services.now().getTime() + 3 * DAY_MS;
+    await ensureDayPartitions(db, [at]);
+    const tuples = Array.from(
+      { length: 1_000 },
+      (_, i): AuditTuple => [
+        at - (at % FOLD_SLOT_MS) + (i % FOLD_SLOT_MS),
+        reader.organizationId,
+        "request",
+        reader.apiKey.id,
+        reader.user.id,
+        "GET",
+        "/api/v1/whoami",
+        200,
+        0.25,
+        "192.0.2.9",
+        "storage/1.0",
+        crypto.randomUUID(),
+        null,
+      ],
+    );
+    await insertAuditRows(db, tuples);
+    const stored = rowsOf<{ requests: number; compression: string | null }>(
+      await db.execute(sql`
+        select requests, pg_column_compression(request_ids) as compression from audit_log
+        where organization_id = ${reader.organizationId} and user_agent = 'storage/1.0'`),
+    );
+    expect(stored).toEqual([{ requests: 1_000, compression: null }]);
+    const storage = rowsOf<{ partition: string; storage: string }>(
+      await db.execute(sql`
+        select c.relname as partition, string_agg(a.attstorage::text, '' order by a.attname)
+          as storage
+        from pg_inherits i
+        join pg_class c on c.oid = i.inhrelid
+        join pg_attribute a on a.attrelid = c.oid
+        where i.inhparent = 'audit_log'::regclass
+          and a.attname in ('offsets', 'durations', 'request_ids')
+        group by c.relname`),
+    );
+    expect(storage.length).toBeGreaterThanOrEqual(2);
+    expect(storage.filter((p) => p.storage !== "eee")).toEqual([]);
   });
 }
 

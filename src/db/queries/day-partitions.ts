@@ -69,10 +69,11 @@ async function withPartitionLocks(
 
 /**
  * Creates the partitions of the days holding each of `instants` (ms) that do not exist yet:
- * built as a plain table, filled with the default partition's rows of that day (rows copied
- * by the migration that partitioned the table, or written for a day not created yet), then
- * attached, which takes a lock that lets writers of the table go on. Two instances may race to
- * create one: the loser's duplicate error is the same outcome.
+ * built as a plain table with the parent's columns, defaults, checks and column storage
+ * (audit_log keeps its arrays uncompressed, drizzle/0024), filled with the default partition's
+ * rows of that day (rows copied by the migration that partitioned the table, or written for a
+ * day not created yet), then attached, which takes a lock that lets writers of the table go
+ * on. Two instances may race to create one: the loser's duplicate error is the same outcome.
  */
 export async function ensureDayPartitions(
   db: Executor,
@@ -88,7 +89,7 @@ export async function ensureDayPartitions(
       await withPartitionLocks(db, spec, "share update exclusive", async (tx) => {
         await tx.execute(
           sql.raw(
-            `create table "${name}" (like "${spec.table}" including defaults including constraints)`,
+            `create table "${name}" (like "${spec.table}" including defaults including constraints including storage)`,
           ),
         );
         if (spec.hasDefault) {

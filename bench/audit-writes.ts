@@ -71,7 +71,7 @@ try {
   const organizations = Array.from({ length: Number(orgCount) }, () => crypto.randomUUID());
   const keys = Array.from({ length: Number(keyCount) }, () => crypto.randomUUID());
   const user = crypto.randomUUID();
-  const batch = (k: number) =>
+  const batch = () =>
     Array.from(
       { length: ROWS },
       (_, i): AuditTuple => [
@@ -86,7 +86,8 @@ try {
         0.1 + i / 1000,
         "127.0.0.1",
         "bench/1.0",
-        `req-${k}-${i}-abcdef`,
+        // the ids the service gives requests that bring none
+        crypto.randomUUID(),
         null,
       ],
     );
@@ -100,8 +101,8 @@ try {
       stream.end(copyText(rows), () => resolve());
     });
   };
-  for (let k = 0; k < 5; k++) await write(batch(k)); // warm: plans, caches, the JIT
-  const batches = Array.from({ length: BATCHES }, (_, k) => batch(k));
+  for (let k = 0; k < 5; k++) await write(batch()); // warm: plans, caches, the JIT
+  const batches = Array.from({ length: BATCHES }, () => batch());
   const pids = (
     await admin<{ pid: number }[]>`
     select pid from pg_stat_activity where datname = ${name}`

@@ -67,10 +67,15 @@ const sameRequest = (first: AuditTuple, row: AuditTuple) =>
 const groupKey = (row: AuditTuple, slot: number) =>
   `${slot}\u0000${row[1]}\u0000${row[3]}\u0000${row[4]}\u0000${row[5]}\u0000${row[6]}\u0000${row[7]}\u0000${row[9]}\u0000${row[10]}`;
 
-/** An element of a text[] literal: bare when it cannot be misread, quoted and escaped if not. */
+const BARE = /^[A-Za-z0-9._:-]+$/;
+
+/**
+ * An element of a text[] literal: bare when it cannot be misread, quoted and escaped if not.
+ * Runs once per folded request: only a 4-character id can spell NULL, so no other is upper-cased.
+ */
 function textElement(value: string | null): string {
   if (value === null) return "NULL";
-  if (/^[A-Za-z0-9._:-]+$/.test(value) && value.toUpperCase() !== "NULL") return value;
+  if (BARE.test(value) && (value.length !== 4 || value.toUpperCase() !== "NULL")) return value;
   return `"${value.replace(/["\\]/g, "\\$&")}"`;
 }
 

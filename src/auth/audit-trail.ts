@@ -81,8 +81,8 @@ export interface AuditTrailOptions {
   /** rows held at most while the database is away or slow */
   capacity?: number;
   /**
-   * rows a statement writes at most (5,000: a flush at 25,000 requests a second is one
-   * statement, each of which costs both sides a fixed part besides its rows)
+   * rows a statement writes at most (2,500: a statement costs both sides a fixed part besides
+   * its rows, and a longer one holds the event loop longer; docs/decisions.md §31)
    */
   batchSize?: number;
 }
@@ -103,7 +103,7 @@ export class AuditTrail {
     this.batch = new BoundedBatch((rows) => this.write(rows), logger, {
       name: "the audit trail",
       capacity: options.capacity ?? 100_000,
-      batchSize: options.batchSize ?? 5_000,
+      batchSize: options.batchSize ?? 2_500,
     });
     this.timer = new PeriodicFlush(() => this.batch.flush(), options.flushMs ?? 200);
   }

@@ -51,7 +51,8 @@ interface Fold {
   index: number;
 }
 
-const slotOf = (at: number) => at - (((at % FOLD_SLOT_MS) + FOLD_SLOT_MS) % FOLD_SLOT_MS);
+/** The start of the fold slot holding `ms` (a row's requests all lie in its first's slot). */
+export const slotOf = (ms: number) => ms - (((ms % FOLD_SLOT_MS) + FOLD_SLOT_MS) % FOLD_SLOT_MS);
 
 /** Whether `row` differs from `first` only in time, duration and request id. */
 const sameRequest = (first: AuditTuple, row: AuditTuple) =>

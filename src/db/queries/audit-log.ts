@@ -50,10 +50,10 @@ export function keyUsageOf(rows: AuditTuple[]): unknown[][] {
 /**
  * One statement for the whole batch: its rows (requests folded, ./audit-fold.ts), and their
  * counts per key and hour added to api_key_usage (the settings screen's usage of a key),
- * together or not at all. The rows go over as one JSON parameter: a thousand rows cost one parameter and one JSON.stringify of
- * arrays rather than 13,000 bound values built by the query builder on the event loop that
- * serves requests (docs/performance.md#audit-trail); COPY was measured and not kept
- * (docs/decisions.md, "Recording's cost").
+ * together or not at all. The rows go over as one JSON parameter: a thousand rows cost one
+ * parameter and one JSON.stringify of arrays rather than 13,000 bound values built by the query
+ * builder on the event loop that serves requests (docs/performance.md#audit-trail); COPY was
+ * measured and not kept (docs/decisions.md, "Recording's cost").
  */
 export async function insertAuditRows(db: Executor, rows: AuditTuple[]): Promise<void> {
   if (rows.length === 0) return;

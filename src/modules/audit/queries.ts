@@ -7,7 +7,7 @@
  */
 import { and, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { FOLD_SLOT_MS } from "../../db/queries/audit-fold.ts";
+import { FOLD_SLOT_MS, slotOf } from "../../db/queries/audit-fold.ts";
 import { rowsOf } from "../../db/queries/day-partitions.ts";
 
 /** One entry of the log: an event, or one request of a row. */
@@ -49,8 +49,6 @@ export interface AuditFilter {
   to?: Date;
 }
 
-/** The start of the fold slot holding `ms` (a row's requests all lie in its first's slot). */
-export const slotOf = (ms: number) => ms - (((ms % FOLD_SLOT_MS) + FOLD_SLOT_MS) % FOLD_SLOT_MS);
 export const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 
 /**

@@ -4,11 +4,11 @@
  */
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { FOLD_SLOT_MS } from "../../db/queries/audit-fold.ts";
+import { FOLD_SLOT_MS, slotOf } from "../../db/queries/audit-fold.ts";
 import { HOUR_MS } from "../../db/queries/audit-log.ts";
 import { rowsOf } from "../../db/queries/day-partitions.ts";
 import { apiKeyUsage } from "../../db/schema/index.ts";
-import { instant, slotOf } from "./queries.ts";
+import { instant } from "./queries.ts";
 
 export interface KeyUsageRows {
   last: { at: Date; ip: string | null } | undefined;

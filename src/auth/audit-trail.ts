@@ -168,8 +168,10 @@ export class AuditTrail {
     this.timer.start();
   }
 
-  stop(): Promise<void> {
-    return this.timer.stop();
+  /** Stops the timer and writes every last row, those of requests still finishing too. */
+  async stop(): Promise<void> {
+    await this.timer.stop(false);
+    await this.batch.drain();
   }
 
   private async write(pending: AuditTuple[]): Promise<void> {

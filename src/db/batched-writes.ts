@@ -82,12 +82,19 @@ export class BoundedBatch<T> {
   }
 
   /**
-   * Writes every pending row, a batch at a time; stops at the first failure. The pending rows
+   * Writes the rows pending now, a batch at a time; stops at the first failure. The pending rows
    * are taken at once and written slice by slice: taking each batch off the front of the
-   * buffer (`splice`) moved every row behind it, tens of thousands a second under load.
+   * buffer (`splice`) moved every row behind it, tens of thousands a second under load. Rows
+   * added while it writes wait for the next flush: looping until the buffer was empty wrote
+   * back to back under load, a statement of a few dozen rows every few milliseconds, and those
+   * statements cost more than the requests they recorded (docs/decisions.md §32).
    */
   async flush(): Promise<void> {
-    // rows added while a batch is written are taken next, as before
+    if (this.rows.length > 0) await this.flushTaken();
+  }
+
+  /** Writes until nothing is pending, rows added meanwhile included (shutdown); stops at a failure. */
+  async drain(): Promise<void> {
     while (this.rows.length > 0) if (!(await this.flushTaken())) return;
   }
 

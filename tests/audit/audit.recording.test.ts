@@ -34,6 +34,59 @@ test("while the database is away the buffer stays bounded, drops and counts, the
   expect(batch.stats).toEqual({ received: 5, pending: 0, written: 3, dropped: 2 });
 });
 
+test("a flush writes the rows pending when it starts; rows added meanwhile wait for the next", async () => {
+  const written: number[][] = [];
+  let release: () => void = () => {};
+  let batch: BoundedBatch<number> | undefined;
+  batch = new BoundedBatch<number>(
+    async (rows) => {
+      written.push(rows);
+      // requests answered while the statement is in flight
+      if (written.length === 1) {
+        batch?.add(3);
+        batch?.add(4);
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      }
+    },
+    logger,
+    { name: "rows", capacity: 100, batchSize: 10 },
+  );
+  batch.add(1);
+  batch.add(2);
+  const flushing = batch.flush();
+  release();
+  await flushing;
+  expect(written, "one statement: under load a flush never chases the rows behind it").toEqual([
+    [1, 2],
+  ]);
+  expect(batch.stats).toEqual({ received: 4, pending: 2, written: 2, dropped: 0 });
+  batch.add(5);
+  await batch.drain();
+  expect(written, "drain (shutdown) writes everything, in order").toEqual([
+    [1, 2],
+    [3, 4, 5],
+  ]);
+  expect(batch.stats).toEqual({ received: 5, pending: 0, written: 5, dropped: 0 });
+});
+
+test("drain stops at a failure instead of retrying without end", async () => {
+  let calls = 0;
+  const batch = new BoundedBatch<number>(
+    async () => {
+      calls++;
+      throw new Error("connection refused");
+    },
+    logger,
+    { name: "rows", capacity: 10, batchSize: 2 },
+  );
+  for (let i = 1; i <= 3; i++) batch.add(i);
+  await batch.drain();
+  expect(calls).toBe(1);
+  expect(batch.stats).toEqual({ received: 3, pending: 3, written: 0, dropped: 0 });
+});
+
 test("overlapping flushes share one run, and stop writes what is left", async () => {
   let runs = 0;
   let release: () => void = () => {};

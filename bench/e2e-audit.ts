@@ -93,6 +93,14 @@ export async function auditCost(
   console.log(
     `throughput with recording / without: ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %, target ≤ 5 %: ${ratio >= 0.95 ? "met" : "MISSED"})`,
   );
+  // each round's two loads ran back to back: their ratio is spared the machine's slower spells,
+  // which move both sides' totals by more than the cost measured
+  const perSecond = (load: Load) => load.requests / load.seconds;
+  const [onLoads, offLoads] = sides.map((side) => side.loads) as [Load[], Load[]];
+  const paired = onLoads.map((load, i) => perSecond(load) / perSecond(offLoads[i] as Load));
+  console.log(
+    `  round by round: ${paired.map((r) => r.toFixed(3)).join(", ")}; median ${percentile(paired, 0.5).toFixed(3)}`,
+  );
 
   if (wrk()) {
     const rate = Math.round(Math.min(on.rps, without.rps) / 2);

@@ -37,14 +37,13 @@ test("while the database is away the buffer stays bounded, drops and counts, the
 test("a flush writes the rows pending when it starts; rows added meanwhile wait for the next", async () => {
   const written: number[][] = [];
   let release: () => void = () => {};
-  let batch: BoundedBatch<number> | undefined;
-  batch = new BoundedBatch<number>(
+  const batch: BoundedBatch<number> = new BoundedBatch<number>(
     async (rows) => {
       written.push(rows);
       // requests answered while the statement is in flight
       if (written.length === 1) {
-        batch?.add(3);
-        batch?.add(4);
+        batch.add(3);
+        batch.add(4);
         await new Promise<void>((resolve) => {
           release = resolve;
         });

@@ -39,8 +39,10 @@ export type OrganizationMemberRow = Omit<Types.OrganizationMember, "passkeys" | 
 /** a user's row with hasPassword; memberships are a field resolver */
 export type UserAccountRow = Omit<Types.UserAccount, "memberships">;
 
-/** a list's ticket: the description is read only when the selection asks for it */
-export type TicketRow = Omit<Types.Ticket, "description"> & { description?: string };
+/** a list's ticket: these columns are read only when the selection asks for them */
+type TicketOnRequest = "description" | "assigneeId" | "updatedAt" | "version";
+export type TicketRow = Omit<Types.Ticket, TicketOnRequest> &
+  Partial<Pick<Types.Ticket, TicketOnRequest>>;
 
 /** a record of the change feed carries its GraphQL type name (ChangeRecord's __resolveType) */
 export type ChangeRecordRow = Record<string, unknown> & {

@@ -155,6 +155,42 @@ function suite(driver: DriverName) {
       pagination: { total: 1, limit: 5, offset: 0 },
     });
   });
+
+  test("GraphQL: a list shows the assignee, last change and version when asked, the REST list never", async () => {
+    const { key, user } = await make.member({ scopes: SCOPES });
+    const created = await send(app, "/api/v1/tickets", { key, body: valid });
+    const { id } = await created.json();
+    const updated = await graphql(
+      app,
+      key,
+      `mutation($id: ID!, $assignee: ID) { updateTicket(id: $id, input: { status: in_progress, assigneeId: $assignee }) { updatedAt version } }`,
+      { id, assignee: user.id },
+    );
+    expect(updated.json.errors).toBeUndefined();
+    const { updatedAt, version } = updated.json.data.updateTicket;
+    expect(version).toBe(2);
+    // each of the three alone, and with the description, reads the stored values
+    for (const fields of ["assigneeId", "updatedAt", "version", "description assigneeId"]) {
+      const listed = await graphql(app, key, `{ tickets(limit: 5) { data { id ${fields} } } }`);
+      expect(listed.json.errors, fields).toBeUndefined();
+      const row = listed.json.data.tickets.data[0];
+      const expected = {
+        id,
+        assigneeId: user.id,
+        updatedAt,
+        version: 2,
+        description: valid.description,
+      };
+      for (const field of fields.split(" ")) {
+        expect(row[field], field).toEqual(expected[field as keyof typeof expected]);
+      }
+    }
+    const rest = await getJson(app, "/api/v1/tickets", key);
+    expect(rest.status).toBe(200);
+    expect(Object.keys(rest.body.data[0]).sort()).toEqual(
+      ["created_at", "created_by", "equipment_id", "id", "priority", "status", "title"].sort(),
+    );
+  });
 }
 
 describeEachDriver("tickets happy", suite);

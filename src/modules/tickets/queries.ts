@@ -21,26 +21,37 @@ const PRIORITY = 2;
 const CREATED_BY = 4;
 const DESCRIPTION = 8;
 const AFTER = 16;
+const HISTORY = 32;
+
+/** What a page reads beyond the list's own columns, when the caller's answer shows it. */
+export interface TicketColumns {
+  /** up to 5,000 characters a row */
+  description?: boolean;
+  /** assigneeId, updatedAt and version: the REST list shows none of them */
+  history?: boolean;
+}
 
 /**
  * Newest first (served by the tickets_org_*_created indexes), with the exact total in the same
  * statement: a sum over ticket_counts (kept by triggers in the writes' own transactions), so a
  * page of an organization with a million tickets costs one round trip and no full count. The
  * statements are Drizzle prepared queries with placeholders, built once per shape and database:
- * no query building per request. `description` (up to 5,000 characters) is read only when the
- * caller's answer shows it.
+ * no query building per request. `description` (up to 5,000 characters), and the assignee,
+ * the last change's time and the version, are read only when the caller's answer shows them:
+ * the REST list shows neither, and a timestamp read is a Date made for each row.
  */
 export async function listTickets(
   db: Executor,
   filter: TicketFilter,
   window: PageWindow,
-  options: { description?: boolean } = {},
+  options: TicketColumns = {},
 ): Promise<Page<TicketListRow>> {
   const shape =
     (filter.status ? STATUS : 0) |
     (filter.priority ? PRIORITY : 0) |
     (filter.createdBy ? CREATED_BY : 0) |
     (options.description ? DESCRIPTION : 0) |
+    (options.history ? HISTORY : 0) |
     (window.after ? AFTER : 0);
   const statements = preparedFor(db, shape);
   const values = {
@@ -68,9 +79,9 @@ export async function listTickets(
   return { data: rows, pagination: { total, limit, offset, nextCursor: next } };
 }
 
-export type TicketListRow = Omit<TicketRow, "organizationId" | "description"> & {
-  description?: string;
-};
+type OptionalColumn = "description" | "assigneeId" | "updatedAt" | "version";
+export type TicketListRow = Omit<TicketRow, "organizationId" | OptionalColumn> &
+  Partial<Pick<TicketRow, OptionalColumn>>;
 
 type Statements = ReturnType<typeof prepare>;
 const prepared = new WeakMap<Executor, Map<number, Statements>>();
@@ -135,10 +146,14 @@ function prepare(db: Executor, shape: number) {
         priority: tickets.priority,
         equipmentId: tickets.equipmentId,
         createdBy: tickets.createdBy,
-        assigneeId: tickets.assigneeId,
         createdAt: tickets.createdAt,
-        updatedAt: tickets.updatedAt,
-        version: tickets.version,
+        ...(shape & HISTORY
+          ? {
+              assigneeId: tickets.assigneeId,
+              updatedAt: tickets.updatedAt,
+              version: tickets.version,
+            }
+          : {}),
         total: sql<number>`(${total})`.mapWith(Number),
       })
       .from(tickets)

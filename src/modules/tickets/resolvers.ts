@@ -3,12 +3,16 @@ import type { Resolvers } from "../../graphql/schema.ts";
 import { selects } from "../../graphql/selection.ts";
 import { delivered, type LiveMessage } from "../../outbox/live-subscriptions.ts";
 
+/** Ticket fields a list reads only when asked for (tickets/queries.ts, TicketColumns) */
+const HISTORY_FIELDS = ["assigneeId", "updatedAt", "version"];
+
 /** Thin adapters: the caller's principal and the arguments go to the ticket service. */
 export const ticketResolvers: Resolvers = {
   Query: {
     tickets(_, args, ctx, info) {
       return ctx.services.tickets.list(requirePrincipal(ctx), args, {
         description: selects(info, ["data", "description"]),
+        history: HISTORY_FIELDS.some((field) => selects(info, ["data", field])),
       });
     },
     ticket(_, args, ctx) {

@@ -16,6 +16,7 @@ import {
   equipmentExists,
   insertTicket,
   listTickets,
+  type TicketColumns,
   type TicketPriority,
   type TicketStatus,
 } from "./queries.ts";
@@ -36,8 +37,8 @@ export class TicketService {
   list(
     principal: Principal,
     args: PageArgs & { status?: TicketStatus | null; priority?: TicketPriority | null },
-    /** whether the answer shows each ticket's description (read only then) */
-    options: { description?: boolean } = {},
+    /** which of the costlier columns the answer shows (read only then) */
+    options: TicketColumns = {},
   ) {
     requireApiAccess(principal);
     requireScope(principal, "tickets:read");

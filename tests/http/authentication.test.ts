@@ -32,6 +32,10 @@ describe("bearerToken", () => {
       " Bearer abc",
       "Bearer abc x",
       "Token abc",
+      // whitespace other than spaces and tabs, in or after the token
+      "Bearer abc\n",
+      "Bearer ab\u00a0c",
+      "Bearer abc\u2028",
     ]) {
       expect(bearerToken(header), JSON.stringify(header)).toBeUndefined();
     }

@@ -205,8 +205,12 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
       : FEATURES.flatMap((f) => f.jobs?.(graphql.services) ?? []);
   for (const job of jobs) job.start();
   await live.start();
+  // the compiled handler itself: Elysia's `handle` is an async wrapper around it, one more
+  // promise (and its resolution by another) per request; every route is registered by now.
+  // Promise.resolve returns the handler's own promise as it is (a sync answer gets one).
+  const fetch = app.fetch;
   return {
-    handle: (request) => app.handle(routableRequest(request)),
+    handle: (request) => Promise.resolve(fetch(routableRequest(request))),
     services: { ...infra, ...graphql.services },
     stop: async () => {
       for (const job of jobs) await job.stop();

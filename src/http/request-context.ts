@@ -163,7 +163,7 @@ export const requestContext = ({ config, logger, clientIp, audit }: Deps) => {
           requestId: meta?.id,
         });
       }
-      logger.info("request", {
+      logger.request({
         requestId: meta?.id,
         method: request.method,
         path: meta?.path ?? pathOf(request.url),

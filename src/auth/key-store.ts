@@ -19,6 +19,11 @@ export const AUTH_CHANNEL = "orgit_auth";
 const MAX_ENTRIES = 10_000;
 /** safety net only: changes arrive by NOTIFY long before this */
 const TTL_MS = 60_000;
+/**
+ * A "no such key" read this soon after a database connection closed is not cached: it may be a
+ * driver's mix-up after the lost session, refusing a valid key (docs/decisions.md §33).
+ */
+const UNSETTLED_MS = 10_000;
 /** how long a change waits for every instance to acknowledge it */
 const ACK_TIMEOUT_MS = 2_000;
 const HEARTBEAT_MS = 5_000;
@@ -226,11 +231,14 @@ export class KeyStore {
     if (!isWellFormedApiKey(secret)) throw unauthenticated("Invalid API key");
     const now = Date.now();
     const record = await readWithRetry(() => loadKeyRecord(this.database.db, hash));
+    // unknown hashes are cached too (a secret created later cannot have been guessed before),
+    // but not just after a connection closed (Database.connectionClosedAt)
+    const closedAt = this.database.connectionClosedAt?.() ?? Number.NEGATIVE_INFINITY;
+    if (record === null && Date.now() - closedAt < UNSETTLED_MS) return record;
     if (this.cache.size >= MAX_ENTRIES) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
-    // unknown hashes are cached too: a secret created later cannot have been guessed before
     this.cache.set(hash, { record, loadedAt: now });
     return record;
   }

@@ -31,6 +31,13 @@ export interface Database {
    * it as `on`: a second connection may never come while transactions hold them all.
    */
   liveInstances?(ids: string[], on?: Executor): Promise<Set<string>>;
+  /**
+   * When a connection of its pools last closed (Date.now()): a terminated backend, a restart, a
+   * pooler that lost its server, or a connection ended at its lifetime. Undefined while none
+   * has, and always for PGlite (nothing to lose). The key store does not cache a "no such key"
+   * read shortly after one (src/auth/key-store.ts).
+   */
+  connectionClosedAt?(): number | undefined;
   /** read replicas (DATABASE_READ_URLS): where reads that may lag go; absent without them */
   reads?: ReadRouting;
   close(): Promise<void>;

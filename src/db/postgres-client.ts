@@ -41,10 +41,17 @@ export function preparedClient(sql: postgres.Sql): postgres.Sql {
   });
 }
 
-function connect(url: string, max: number, identity: Identity, pooled: boolean): postgres.Sql {
+function connect(
+  url: string,
+  max: number,
+  identity: Identity,
+  pooled: boolean,
+  onclose?: () => void,
+): postgres.Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
+    ...(onclose ? { onclose } : {}),
     // behind a pooler the pooled sessions are shared by every instance and keep the name of
     // whichever used them last: only the direct LISTEN session names this process
     connection: {
@@ -82,7 +89,11 @@ export async function openPostgres(
   // which a transaction-mode pooler does not keep: it goes straight to Postgres
   const direct = pooled ? (options.directUrl ?? url) : url;
   await migratePostgresUrl(direct);
-  const sql = connect(url, options.poolSize ?? 10, identity, pooled);
+  let closedAt: number | undefined;
+  const noteClose = () => {
+    closedAt = Date.now();
+  };
+  const sql = connect(url, options.poolSize ?? 10, identity, pooled, noteClose);
   const listener = pooled ? connect(direct, 1, identity, false) : sql;
   const statements = (pool: postgres.Sql) => (pooled ? pool : preparedClient(pool));
   const readUrls = options.readUrls ?? [];
@@ -94,7 +105,7 @@ export async function openPostgres(
           statements(sql),
           readUrls.map((readUrl) => {
             const open = () => {
-              const replica = connect(readUrl, options.poolSize ?? 10, identity, pooled);
+              const replica = connect(readUrl, options.poolSize ?? 10, identity, pooled, noteClose);
               return { sql: replica, client: statements(replica) };
             };
             return { ...open(), reopen: open };
@@ -119,6 +130,7 @@ export async function openPostgres(
       await sql.notify(channel, payload);
     },
     newInstanceId: identity.newInstanceId,
+    connectionClosedAt: () => closedAt,
     async liveInstances(ids, on) {
       if (ids.length === 0) return new Set();
       const prefix = identity.applicationName.split(":")[0] as string;

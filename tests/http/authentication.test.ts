@@ -1,7 +1,17 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { apiKeys } from "../../src/db/schema/index.ts";
 import { bearerToken } from "../../src/http/auth.ts";
 import { manualClock } from "../helpers/clock.ts";
-import { graphql, send, TEST_ADMIN_TOKEN, useTestApp } from "../helpers/harness.ts";
+import {
+  buildTestApp,
+  factories,
+  freshDatabase,
+  graphql,
+  send,
+  TEST_ADMIN_TOKEN,
+  useTestApp,
+} from "../helpers/harness.ts";
+import { withLostConnection } from "../helpers/lost-connection.ts";
 import { eventually } from "../helpers/wait.ts";
 
 /**
@@ -190,5 +200,31 @@ describe("REST requests counted against their address", () => {
       expect(guessed.status).toBe(401);
       expect(guessed.headers.get("x-ratelimit-remaining")).toBe(left);
     }
+  });
+});
+
+describe("a key read as unknown just after the database lost a connection", () => {
+  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+  let lossy: ReturnType<typeof withLostConnection>;
+  let app: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    fresh = await freshDatabase("pglite");
+    lossy = withLostConnection(fresh.database, apiKeys);
+    app = await buildTestApp(lossy.database);
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await fresh?.drop();
+  });
+
+  test("is refused once, and the next request answers 200, not 401 for the key cache's minute", async () => {
+    const { key } = await factories(app).member();
+    // a pooled connection closes and the key's read answers no row (patches/postgres+3.4.9.patch 7)
+    lossy.lose();
+    const during = await send(app, "/api/v1/whoami", { key });
+    expect(during.status).toBe(401);
+    expect(await during.json()).toEqual({ error: "Invalid API key" });
+    const after = await send(app, "/api/v1/whoami", { key });
+    expect(after.status).toBe(200);
   });
 });

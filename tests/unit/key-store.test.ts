@@ -12,6 +12,7 @@ import {
   users,
 } from "../../src/db/schema/index.ts";
 import { createLogger } from "../../src/logger.ts";
+import { withLostConnection } from "../helpers/lost-connection.ts";
 import { migratedPglite } from "../helpers/pglite-snapshot.ts";
 
 /**
@@ -156,6 +157,44 @@ test("a cached lookup serves for 60 s, then the row is read again", async () => 
   const later = generateApiKey();
   expect(await refusal(store.authenticate(later))).toBe("401 Invalid API key");
   expect(cacheOf(store).has(sha256Hex(later))).toBe(true);
+});
+
+test("a key read as unknown up to 10 s after a database connection closed is not cached as unknown: the next request reads it again", async () => {
+  const start = Date.now();
+  setSystemTime(new Date(start));
+  const lossy = withLostConnection(database, apiKeys);
+  const store = newStore(lossy.database);
+  const key = await addKey({});
+  // a connection closed 9,999 ms ago, and the key's read answers no row although it exists
+  lossy.lose({ at: start - 9_999 });
+  expect(await refusal(store.authenticate(key.secret))).toBe("401 Invalid API key");
+  expect(cacheOf(store).has(sha256Hex(key.secret))).toBe(false);
+  // the next request reads it again and gets the right answer
+  expect((await store.authenticate(key.secret)).apiKey.id).toBe(key.id);
+
+  // 10 s after the close, an unknown key is cached as unknown, as without any close
+  const other = await addKey({});
+  lossy.lose({ at: start - 10_000 });
+  expect(await refusal(store.authenticate(other.secret))).toBe("401 Invalid API key");
+  expect(await refusal(store.authenticate(other.secret))).toBe("401 Invalid API key");
+  expect(cacheOf(store).get(sha256Hex(other.secret))).toMatchObject({ record: null });
+  // so a wrong "no row" without a close before it still refuses the key for the TTL
+  const third = await addKey({});
+  lossy.answerWrongly();
+  expect(await refusal(store.authenticate(third.secret))).toBe("401 Invalid API key");
+  setSystemTime(new Date(start + 59_999));
+  expect(await refusal(store.authenticate(third.secret))).toBe("401 Invalid API key");
+  setSystemTime(new Date(start + 60_000));
+  expect((await store.authenticate(third.secret)).apiKey.id).toBe(third.id);
+});
+
+test("a key found just after a connection closed is cached as usual", async () => {
+  const lossy = withLostConnection(database, apiKeys);
+  const store = newStore(lossy.database);
+  const key = await addKey({});
+  lossy.lose({ wrongAnswer: false });
+  expect((await store.authenticate(key.secret)).apiKey.id).toBe(key.id);
+  expect(cacheOf(store).get(sha256Hex(key.secret))).toMatchObject({ record: { keyId: key.id } });
 });
 
 test("authenticateNow answers a cached key at once, and a first or unknown one by promise", async () => {

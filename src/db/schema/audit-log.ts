@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  customType,
   integer,
   jsonb,
   pgTable,
@@ -10,6 +11,11 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+
+/** Postgres' `bytea`, which drizzle-orm 0.45 has no column for. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
 
 /**
  * The usage and audit trail (docs/security.md): authenticated API requests and key or session
@@ -46,8 +52,10 @@ export const auditLog = pgTable("audit_log", {
   offsets: integer().array(),
   /** several requests: each one's duration (`durationMs` is null) */
   durations: real().array(),
-  /** several requests: each one's request id (`requestId` is null) */
+  /** several requests: each one's request id (`requestId` is null), unless `requestIdBytes` */
   requestIds: text().array(),
+  /** several requests, every id a lowercase canonical UUID: their 16 bytes each (drizzle/0025) */
+  requestIdBytes: bytea(),
 });
 
 export type AuditRow = typeof auditLog.$inferSelect;

@@ -41,10 +41,23 @@ export async function readLog(app: OrgitApp, key: string, query = "") {
   return { response, json: (await response.json()) as any };
 }
 
+/** `request_id_bytes` in hexadecimal as the UUIDs it holds, 16 bytes each (none for null). */
+export function uuidsOfHex(hex: string | null): string[] {
+  const ids: string[] = [];
+  for (let i = 0; hex && i < hex.length; i += 32) {
+    const h = hex.slice(i, i + 32);
+    ids.push(
+      `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
+    );
+  }
+  return ids;
+}
+
 /**
  * What `audit_log` holds for an organization as entries, read straight from the rows rather
  * than through the service's pages: a row of several requests (drizzle/0023) becomes one
- * entry per request, with its own time, duration and request id. Oldest first.
+ * entry per request, with its own time, duration and request id (from `request_ids`, or from
+ * `request_id_bytes`, drizzle/0025). Oldest first.
  */
 export async function storedEntries(db: Db, organizationId?: string) {
   const rows = await db
@@ -52,18 +65,20 @@ export async function storedEntries(db: Db, organizationId?: string) {
     .select({
       ...getTableColumns(auditLog),
       requestIds: sql<(string | null)[] | null>`array_to_json(${auditLog.requestIds})`,
+      requestIdBytes: sql<string | null>`encode(${auditLog.requestIdBytes}, 'hex')`,
     })
     .from(auditLog)
     .where(organizationId ? eq(auditLog.organizationId, organizationId) : undefined)
     .orderBy(asc(auditLog.at), asc(auditLog.id));
   const entries = rows.flatMap((row) => {
-    const { offsets, durations, requestIds, requests: _, ...fields } = row;
+    const { offsets, durations, requestIds, requestIdBytes, requests: _, ...fields } = row;
     if (!offsets) return [fields];
+    const ids = requestIds ?? uuidsOfHex(requestIdBytes);
     return offsets.map((offset, i) => ({
       ...fields,
       at: new Date(row.at.getTime() + offset),
       durationMs: durations?.[i] ?? null,
-      requestId: requestIds?.[i] ?? null,
+      requestId: ids[i] ?? null,
     }));
   });
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);

@@ -35,11 +35,22 @@ export const MAX_FOLDED = 1_000;
 /**
  * A row as the INSERT reads it: the 13 values of an `AuditTuple`, then, for a row of several
  * requests, how many it holds and its offsets (ms after `at`), durations and request ids as
- * Postgres array literals (one cheap cast each on the server).
+ * Postgres array literals (one cheap cast each on the server). When every id of the row is a
+ * lowercase canonical UUID (the service's own, `crypto.randomUUID()`), the ids are instead
+ * their 32 hexadecimal digits each, concatenated: `request_id_bytes`, 16 bytes an id
+ * (drizzle/0025, docs/decisions.md §34).
  */
 export type WrittenRow =
   | AuditTuple
-  | [...AuditTuple, requests: number, offsets: string, durations: string, requestIds: string];
+  | [...AuditTuple, requests: number, offsets: string, durations: string, requestIds: string]
+  | [
+      ...AuditTuple,
+      requests: number,
+      offsets: string,
+      durations: string,
+      requestIds: null,
+      requestIdHex: string,
+    ];
 
 interface Fold {
   first: AuditTuple;
@@ -47,6 +58,8 @@ interface Fold {
   offsets: number[];
   durations: (number | null)[];
   requestIds: (string | null)[];
+  /** whether every request id so far is a lowercase canonical UUID */
+  canonical: boolean;
   /** where the row goes in the batch */
   index: number;
 }
@@ -69,6 +82,12 @@ const groupKey = (row: AuditTuple, slot: number) =>
   `${slot}\u0000${row[1]}\u0000${row[3]}\u0000${row[4]}\u0000${row[5]}\u0000${row[6]}\u0000${row[7]}\u0000${row[9]}\u0000${row[10]}`;
 
 const BARE = /^[A-Za-z0-9._:-]+$/;
+
+/**
+ * A request id as `crypto.randomUUID()` makes them, which reads back the same from its 16
+ * bytes. Anything else (a client's X-Request-Id, an upper-case or braced UUID) is kept as text.
+ */
+export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * An element of a text[] literal: bare when it cannot be misread, quoted and escaped if not.
@@ -101,7 +120,15 @@ export function foldRequests(rows: AuditTuple[]): WrittenRow[] {
       const key = groupKey(row, slot);
       fold = open.get(key);
       if (!fold || fold.offsets.length >= MAX_FOLDED) {
-        fold = { first: row, slot, offsets: [], durations: [], requestIds: [], index: out.length };
+        fold = {
+          first: row,
+          slot,
+          offsets: [],
+          durations: [],
+          requestIds: [],
+          canonical: true,
+          index: out.length,
+        };
         open.set(key, fold);
         folds.push(fold);
         out.push(row);
@@ -110,12 +137,13 @@ export function foldRequests(rows: AuditTuple[]): WrittenRow[] {
     fold.offsets.push(row[0] - fold.first[0]);
     fold.durations.push(row[8]);
     fold.requestIds.push(row[11]);
+    if (fold.canonical) fold.canonical = row[11] !== null && CANONICAL_UUID.test(row[11]);
     last = fold;
   }
   for (const fold of folds) {
     if (fold.offsets.length === 1) continue;
     const first = fold.first;
-    out[fold.index] = [
+    const head = [
       first[0],
       first[1],
       first[2],
@@ -132,8 +160,11 @@ export function foldRequests(rows: AuditTuple[]): WrittenRow[] {
       fold.offsets.length,
       `{${fold.offsets.join(",")}}`,
       `{${fold.durations.map((d) => (d === null ? "NULL" : d)).join(",")}}`,
-      `{${fold.requestIds.map(textElement).join(",")}}`,
-    ];
+    ] as const;
+    // the whole row one way or the other: its ids' 16 bytes in hex, or a text[] literal
+    out[fold.index] = fold.canonical
+      ? [...head, null, fold.requestIds.join("").replaceAll("-", "")]
+      : [...head, `{${fold.requestIds.map(textElement).join(",")}}`];
   }
   return out;
 }

@@ -48,12 +48,13 @@ export function keyUsageOf(rows: AuditTuple[]): unknown[][] {
 }
 
 /**
- * One statement for the whole batch: its rows (requests folded, ./audit-fold.ts), and their
- * counts per key and hour added to api_key_usage (the settings screen's usage of a key),
- * together or not at all. The rows go over as one JSON parameter: a thousand rows cost one
- * parameter and one JSON.stringify of arrays rather than 13,000 bound values built by the query
- * builder on the event loop that serves requests (docs/performance.md#audit-trail); COPY was
- * measured and not kept (docs/decisions.md, "Recording's cost").
+ * One statement for the whole batch: its rows (requests folded, ./audit-fold.ts: a row's
+ * request ids as a text[] literal, or as their bytes in hexadecimal when all are the service's
+ * own UUIDs), and their counts per key and hour added to api_key_usage (the settings screen's
+ * usage of a key), together or not at all. The rows go over as one JSON parameter: a thousand
+ * rows cost one parameter and one JSON.stringify of arrays rather than 13,000 bound values built
+ * by the query builder on the event loop that serves requests (docs/performance.md#audit-trail);
+ * COPY was measured and not kept (docs/decisions.md, "Recording's cost").
  */
 export async function insertAuditRows(db: Executor, rows: AuditTuple[]): Promise<void> {
   if (rows.length === 0) return;
@@ -61,11 +62,11 @@ export async function insertAuditRows(db: Executor, rows: AuditTuple[]): Promise
   const insert = sql`
     insert into ${auditLog} (at, organization_id, kind, api_key_id, user_id, method, route,
       status, duration_ms, ip, user_agent, request_id, detail, requests, offsets, durations,
-      request_ids)
+      request_ids, request_id_bytes)
     select to_timestamp((r->>0)::double precision / 1000), (r->>1)::uuid, r->>2,
       (r->>3)::uuid, (r->>4)::uuid, r->>5, r->>6, (r->>7)::smallint, (r->>8)::real, r->>9,
       r->>10, r->>11, nullif(r->12, 'null'::jsonb), coalesce((r->>13)::integer, 1),
-      (r->>14)::integer[], (r->>15)::real[], (r->>16)::text[]
+      (r->>14)::integer[], (r->>15)::real[], (r->>16)::text[], decode(r->>17, 'hex')
     from jsonb_array_elements(${JSON.stringify(foldRequests(rows))}::jsonb) as r`;
   if (usage.length === 0) {
     await db.execute(insert);

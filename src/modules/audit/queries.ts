@@ -88,7 +88,18 @@ function pastCursor(cursor: AuditCursor, direction: "<" | ">"): SQL {
   return sql`(${ENTRY_AT}, r.id, e.ord) ${sql.raw(direction)} (${instant(cursor.at.getTime())}, ${cursor.id}::bigint, ${cursor.ord}::bigint)`;
 }
 
-/** Every entry of the rows `where` selects, in `order`, at most `limit`. */
+/** A request id stored as its 16 bytes (drizzle/0025), from their 32 hexadecimal digits. */
+const uuidOfHex = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+/**
+ * Every entry of the rows `where` selects, in `order`, at most `limit`. A row's request ids are
+ * its `request_ids` (text[]) or, when all were the service's own UUIDs, `request_id_bytes`
+ * (16 bytes an id, drizzle/0025). Those bytes are taken out of TOAST once a row (`b`: `|| ''`
+ * makes an in-memory copy, `offset 0` keeps it from being inlined into every entry; a
+ * substring of the stored value would fetch its chunk again for each entry, about 3 µs), and
+ * each entry's 16 bytes leave as hexadecimal, made a UUID's text here.
+ */
 async function entries(db: Executor, where: SQL[], order: "asc" | "desc", limit: number) {
   const dir = sql.raw(order);
   const result = await db.execute(sql`
@@ -96,10 +107,16 @@ async function entries(db: Executor, where: SQL[], order: "asc" | "desc", limit:
       (extract(epoch from ${ENTRY_AT}) * 1000)::float8 as "atMs", r.kind,
       r.api_key_id as "apiKeyId", r.user_id as "userId", r.method, r.route, r.status,
       e.duration_ms as "durationMs", r.ip, r.user_agent as "userAgent",
-      e.request_id as "requestId", r.detail
-    from audit_log r cross join lateral unnest(coalesce(r.offsets, '{0}'::integer[]),
-      coalesce(r.durations, array[r.duration_ms]), coalesce(r.request_ids, array[r.request_id]))
-      with ordinality as e(off, duration_ms, request_id, ord)
+      e.request_id as "requestId",
+      encode(substring(e.id_bytes from e.ord::integer * 16 - 15 for 16), 'hex') as "requestHex",
+      r.detail
+    from audit_log r cross join lateral (
+      select e.*, b.id_bytes
+      from (select r.request_id_bytes || ''::bytea as id_bytes offset 0) b,
+        unnest(coalesce(r.offsets, '{0}'::integer[]), coalesce(r.durations, array[r.duration_ms]),
+          coalesce(r.request_ids, array[r.request_id]))
+          with ordinality as e(off, duration_ms, request_id, ord)
+    ) e
     where ${and(...where)}
     order by ${ENTRY_AT} ${dir}, r.id ${dir}, e.ord ${dir}
     limit ${limit}`);
@@ -107,18 +124,22 @@ async function entries(db: Executor, where: SQL[], order: "asc" | "desc", limit:
     rowId: string;
     requests: number;
     atMs: number;
+    requestHex: string | null;
   };
-  return rowsOf<Raw>(result).map(({ rowId, requests, atMs, ...entry }): AuditEntryRow => {
-    const id = Number(rowId);
-    return {
-      ...entry,
-      id: requests > 1 ? `${rowId}.${entry.ord}` : rowId,
-      rowId: id,
-      at: new Date(atMs),
-      status: entry.status === null ? null : Number(entry.status),
-      durationMs: entry.durationMs === null ? null : Number(entry.durationMs),
-    };
-  });
+  return rowsOf<Raw>(result).map(
+    ({ rowId, requests, atMs, requestHex, ...entry }): AuditEntryRow => {
+      const id = Number(rowId);
+      return {
+        ...entry,
+        id: requests > 1 ? `${rowId}.${entry.ord}` : rowId,
+        rowId: id,
+        at: new Date(atMs),
+        status: entry.status === null ? null : Number(entry.status),
+        durationMs: entry.durationMs === null ? null : Number(entry.durationMs),
+        requestId: requestHex === null ? entry.requestId : uuidOfHex(requestHex),
+      };
+    },
+  );
 }
 
 /**

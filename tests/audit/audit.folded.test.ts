@@ -184,12 +184,17 @@ function suite(driver: DriverName) {
       ],
     );
     await insertAuditRows(db, tuples);
-    const stored = rowsOf<{ requests: number; compression: string | null }>(
+    // the service's own ids: stored as bytes (drizzle/0025), out of line and uncompressed
+    const stored = rowsOf<{ requests: number; compression: string | null; size: number }>(
       await db.execute(sql`
-        select requests, pg_column_compression(request_ids) as compression from audit_log
+        select requests, pg_column_compression(request_id_bytes) as compression,
+          pg_column_size(request_id_bytes) as size
+        from audit_log
         where organization_id = ${reader.organizationId} and user_agent = 'storage/1.0'`),
     );
-    expect(stored).toEqual([{ requests: 1_000, compression: null }]);
+    expect(stored.map((r) => [r.requests, r.compression, Number(r.size)])).toEqual([
+      [1_000, null, 16_000],
+    ]);
     const storage = rowsOf<{ partition: string; storage: string }>(
       await db.execute(sql`
         select c.relname as partition, string_agg(a.attstorage::text, '' order by a.attname)
@@ -198,11 +203,11 @@ function suite(driver: DriverName) {
         join pg_class c on c.oid = i.inhrelid
         join pg_attribute a on a.attrelid = c.oid
         where i.inhparent = 'audit_log'::regclass
-          and a.attname in ('offsets', 'durations', 'request_ids')
+          and a.attname in ('offsets', 'durations', 'request_ids', 'request_id_bytes')
         group by c.relname`),
     );
     expect(storage.length).toBeGreaterThanOrEqual(2);
-    expect(storage.filter((p) => p.storage !== "eee")).toEqual([]);
+    expect(storage.filter((p) => p.storage !== "eeee")).toEqual([]);
   });
 }
 

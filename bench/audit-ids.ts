@@ -1,18 +1,19 @@
 /**
  * `bun run bench/audit-ids.ts [rounds] [requests per variant and round] [rows per batch]
  * [variants…]`: what a folded row's request ids cost to write, stored each way
- * (docs/decisions.md §34, docs/performance.md "Request ids"). A fresh database at the
- * migrations' schema with the candidates' columns added (all `STORAGE EXTERNAL`, as drizzle/0024's
- * arrays); one key's requests, each with its own `crypto.randomUUID()`, built beforehand in
- * batches and written by the recorder's statement (the rows and the per-key counts) with the
- * ids encoded each way. The variants take turns round by round, so a slow spell of the shared
- * machine falls on all of them; each turn prints the CPU the connection's Postgres backend
- * spent (from /proc, 10 ms ticks) and this process's, per request.
+ * (docs/decisions.md §34, docs/performance.md "A folded row's request ids"). A fresh database
+ * at the migrations' schema with the candidates' columns added (all `STORAGE EXTERNAL`, as
+ * drizzle/0024's arrays); one key's requests, each with its own `crypto.randomUUID()`, built
+ * beforehand in batches and written by the recorder's statement (the rows and the per-key
+ * counts) with the ids encoded each way. The variants take turns round by round, so a slow
+ * spell of the shared machine falls on all of them; each turn prints the CPU the connection's
+ * Postgres backend spent (from /proc, 10 ms ticks) and this process's, per request.
  *
- * text: today's text[] literal, cast `::text[]`. uuid: the same literal cast `::uuid[]`.
- * hex: the ids' 16 bytes each as one hexadecimal string, `decode(…, 'hex')` into a bytea.
- * joined: the ids joined as they are, their hyphens removed by Postgres (`decode(replace(…))`).
- * base64: the same bytes in base64, `decode(…, 'base64')`. null: no ids at all (the floor).
+ * text: the text[] literal, cast `::text[]` (before drizzle/0025). uuid: the same literal cast
+ * `::uuid[]`. hex: the ids' 16 bytes each as one hexadecimal string, `decode(…, 'hex')` into a
+ * bytea (drizzle/0025). joined: the ids joined as they are, their hyphens removed by Postgres
+ * (`decode(replace(…))`). base64: the same bytes in base64, `decode(…, 'base64')`. null: no
+ * ids at all (the floor).
  */
 import { sql } from "drizzle-orm";
 import { createDatabase } from "../src/db/client.ts";
@@ -124,9 +125,10 @@ const { name, url, admin, drop } = await benchDatabase("orgit_ids");
 try {
   const database = await createDatabase({ databaseUrl: url, poolSize: 1 });
   const { db } = database;
+  // request_id_bytes is the migrations' own since drizzle/0025; request_uuids only the bench's
   await db.execute(sql`alter table audit_log add column request_uuids uuid[]`);
   await db.execute(sql`alter table audit_log alter column request_uuids set storage external`);
-  await db.execute(sql`alter table audit_log add column request_id_bytes bytea`);
+  await db.execute(sql`alter table audit_log add column if not exists request_id_bytes bytea`);
   await db.execute(sql`alter table audit_log alter column request_id_bytes set storage external`);
   await ensureDayPartitions(db, [Date.now(), Date.now() + 86_400_000]);
   const organization = crypto.randomUUID();

@@ -70,10 +70,11 @@ async function withPartitionLocks(
 /**
  * Creates the partitions of the days holding each of `instants` (ms) that do not exist yet:
  * built as a plain table with the parent's columns, defaults, checks and column storage
- * (audit_log keeps its arrays uncompressed, drizzle/0024), filled with the default partition's
- * rows of that day (rows copied by the migration that partitioned the table, or written for a
- * day not created yet), then attached, which takes a lock that lets writers of the table go
- * on. Two instances may race to create one: the loser's duplicate error is the same outcome.
+ * (audit_log keeps its arrays and request ids' bytes uncompressed, drizzle/0024 and 0025),
+ * filled with the default partition's rows of that day (rows copied by the migration that
+ * partitioned the table, or written for a day not created yet), then attached, which takes a
+ * lock that lets writers of the table go on. Two instances may race to create one: the loser's
+ * duplicate error is the same outcome.
  */
 export async function ensureDayPartitions(
   db: Executor,

@@ -30,5 +30,8 @@ console.error(
 );
 
 // bunfig.toml has no test timeout setting (a `timeout` key there is ignored), so Bun's 5 s
-// default applied to every test and hook: too short for PGlite's start-up on a loaded machine
+// default applied to every test and hook: too short for PGlite's start-up on a loaded machine.
+// Bun 1.4.5 applies this call to the first test file of a run only (two files that each
+// sleep 6 s: the second times out), so `npm test` and `test:pgbouncer` also pass
+// `--timeout 30000`, which holds for every file; a bare `bun test a b` should too.
 setDefaultTimeout(30_000);

@@ -140,7 +140,12 @@ function suite(driver: DriverName) {
       async () => (await deliveries(key, hook.id))[0]?.status === "failed",
       "failed",
     );
-    const read = await (await send(app, `/api/webhooks/${hook.id}`, { key })).json();
+    // the dispatcher writes the failed attempt, then disables the subscription: two statements
+    let read: Record<string, unknown> = {};
+    await eventually(async () => {
+      read = await (await send(app, `/api/webhooks/${hook.id}`, { key })).json();
+      return read.active === false;
+    }, "the subscription disabled");
     expect(read).toMatchObject({ active: false, disabledReason: "Receiver answered 410 Gone" });
     await createProject(key, "After");
     // every send starts from a delivery row, written with the project: none means none is sent

@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { eq, inArray, sql } from "drizzle-orm";
 import { changes, tickets } from "../../src/db/schema/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { ChangeRetention } from "../../src/modules/changes/retention.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { getJson } from "../helpers/lists.ts";
@@ -79,13 +81,18 @@ describeEachDriver("change feed retention", (driver) => {
     );
     await main.delete(tickets).where(inArray(tickets.id, ids));
     clock.advance(31 * DAY);
-    const before = db.database.stats.queries;
-    const run = await app.services.changeRetention.run();
+    // the run on a handle of its own, so that only its statements are counted: the app's own
+    // handle also carries its timers' writes (audit trail, key use, quota), which a run slowed
+    // by a loaded machine met
+    const handle = await db.openAnother();
+    const retention = new ChangeRetention(handle, createLogger("error"), clock.now);
+    const before = handle.stats.queries;
+    const run = await retention.run();
     expect(
       run?.removed,
       "every upsert and tombstone of the deleted tickets",
     ).toBeGreaterThanOrEqual(4_200);
-    const statements = db.database.stats.queries - before;
+    const statements = handle.stats.queries - before;
     // and one more that folds the few per-session ticket counters
     expect(statements, "one statement per batch of 1,000 changes").toBe(
       Math.floor((run?.scanned ?? 0) / 1_000) + 2,

@@ -168,3 +168,7 @@ export function foldRequests(rows: AuditTuple[]): WrittenRow[] {
   }
   return out;
 }
+
+/** A request id stored as its 16 bytes (drizzle/0025), from their 32 hexadecimal digits. */
+export const uuidOfHex = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

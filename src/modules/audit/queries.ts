@@ -7,7 +7,7 @@
  */
 import { and, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { FOLD_SLOT_MS, slotOf } from "../../db/queries/audit-fold.ts";
+import { FOLD_SLOT_MS, slotOf, uuidOfHex } from "../../db/queries/audit-fold.ts";
 import { rowsOf } from "../../db/queries/day-partitions.ts";
 
 /** One entry of the log: an event, or one request of a row. */
@@ -87,10 +87,6 @@ function entryConditions(filter: AuditFilter): SQL[] {
 function pastCursor(cursor: AuditCursor, direction: "<" | ">"): SQL {
   return sql`(${ENTRY_AT}, r.id, e.ord) ${sql.raw(direction)} (${instant(cursor.at.getTime())}, ${cursor.id}::bigint, ${cursor.ord}::bigint)`;
 }
-
-/** A request id stored as its 16 bytes (drizzle/0025), from their 32 hexadecimal digits. */
-const uuidOfHex = (hex: string) =>
-  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /**
  * Every entry of the rows `where` selects, in `order`, at most `limit`. A row's request ids are

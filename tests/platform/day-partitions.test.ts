@@ -233,9 +233,10 @@ describeEachDriver("day partitions", (driver) => {
     expect(await sql("select * from webhook_deliveries")).toEqual([]);
   });
 
-  test.skipIf(driver === "pglite")(
-    "a request writing an event and its delivery while upkeep adds and drops days neither waits forever nor fails",
-    async () => {
+  // two sessions at once (the request's transaction beside upkeep's DDL): a Postgres-only case,
+  // registered only there rather than reported as skipped on PGlite
+  if (driver === "postgres")
+    test("a request writing an event and its delivery while upkeep adds and drops days neither waits forever nor fails", async () => {
       const { sql, finish } = await openBeforePartitioning(driver);
       const database = await finish();
       const parents = await seedParents(sql);
@@ -264,6 +265,5 @@ describeEachDriver("day partitions", (driver) => {
       expect((await turn).ran, "the upkeep turn completes once the request commits").toBe(true);
       const [count] = await sql("select count(*)::int as n from webhook_deliveries");
       expect(Number(count?.n), "the request's delivery is stored").toBe(1);
-    },
-  );
+    });
 });

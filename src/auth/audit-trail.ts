@@ -1,13 +1,14 @@
 /**
  * The usage and audit trail's recorder (docs/security.md#audit-trail): every authenticated API
  * request and every key or session event is recorded in `audit_log` (a second's alike requests
- * share a row: src/db/queries/audit-fold.ts). Recording is a push onto a bounded in-memory
- * buffer; a timer writes it in multi-row INSERTs (src/db/batched-writes.ts),
+ * share a row: src/db/queries/audit-fold.ts, folded as they arrive). Recording is a push onto a
+ * bounded in-memory buffer; a timer writes it in multi-row INSERTs (src/db/batched-writes.ts),
  * so a request never waits on the database, and a database that is away costs dropped, counted
  * rows rather than memory without end. The last rows are written at shutdown.
  */
 import { BoundedBatch, PeriodicFlush } from "../db/batched-writes.ts";
 import type { Database } from "../db/client.ts";
+import { type AuditEntry, entryWeight, RequestFolds } from "../db/queries/audit-fold.ts";
 import { type AuditTuple, insertAuditRows, organizationsOfUsers } from "../db/queries/audit-log.ts";
 import { ensureDayPartitions, isMissingPartition } from "../db/queries/audit-partitions.ts";
 import type { Logger } from "../logger.ts";
@@ -74,8 +75,9 @@ export interface AuditTrailOptions {
   /** false: nothing is recorded (the benchmark's baseline) */
   enabled?: boolean;
   /**
-   * how often the buffer is written (200 ms: a few statements at a time rather than a second's
-   * worth back to back); 0: only by `flush()` and at stop (tests)
+   * how often the buffer is written (50 ms: small statements often, so that none holds the event
+   * loop or takes Postgres's core long; docs/decisions.md §35); 0: only by `flush()` and at
+   * stop (tests)
    */
   flushMs?: number;
   /** rows held at most while the database is away or slow */
@@ -88,7 +90,9 @@ export interface AuditTrailOptions {
 }
 
 export class AuditTrail {
-  private readonly batch: BoundedBatch<AuditTuple>;
+  private readonly batch: BoundedBatch<AuditEntry>;
+  /** requests are folded into their rows as they arrive, until a flush takes the rows */
+  private readonly folds = new RequestFolds();
   private readonly timer: PeriodicFlush;
   readonly enabled: boolean;
 
@@ -104,8 +108,10 @@ export class AuditTrail {
       name: "the audit trail",
       capacity: options.capacity ?? 100_000,
       batchSize: options.batchSize ?? 2_500,
+      weight: entryWeight,
+      taken: () => this.folds.close(),
     });
-    this.timer = new PeriodicFlush(() => this.batch.flush(), options.flushMs ?? 200);
+    this.timer = new PeriodicFlush(() => this.batch.flush(), options.flushMs ?? 50);
   }
 
   /** Counters for operators and tests: pending, written, dropped. */
@@ -115,8 +121,8 @@ export class AuditTrail {
 
   /** Called by the HTTP layer once the response is sent. */
   request(r: RequestRecord): void {
-    if (!this.enabled) return;
-    this.batch.add([
+    if (!this.enabled || !this.batch.admit()) return;
+    const started = this.folds.add([
       this.now(),
       r.organizationId,
       "request",
@@ -131,6 +137,7 @@ export class AuditTrail {
       r.requestId ?? null,
       null,
     ]);
+    if (started) this.batch.push(started);
   }
 
   /**
@@ -174,7 +181,7 @@ export class AuditTrail {
     await this.batch.drain();
   }
 
-  private async write(pending: AuditTuple[]): Promise<void> {
+  private async write(pending: AuditEntry[]): Promise<void> {
     const rows = await this.withOrganizations(pending);
     try {
       await insertAuditRows(this.database.db, rows);
@@ -183,28 +190,28 @@ export class AuditTrail {
       if (!isMissingPartition(error)) throw error;
       await ensureDayPartitions(
         this.database.db,
-        rows.map((row) => row[0]),
+        rows.map((row) => (Array.isArray(row) ? row[0] : row.first[0])),
       );
       await insertAuditRows(this.database.db, rows);
     }
   }
 
   /** An event without an organization is recorded once in each of its member's organizations. */
-  private async withOrganizations(pending: AuditTuple[]): Promise<AuditTuple[]> {
-    // a plain loop: requests (nearly every row) carry their organization, and a flatMap made
-    // an empty array for each of them
+  private async withOrganizations(pending: AuditEntry[]): Promise<AuditEntry[]> {
+    // a plain loop: requests (nearly every row, folded or not) carry their organization, and a
+    // flatMap made an empty array for each of them
     const users = new Set<string>();
     let unfiled = 0;
     for (const row of pending) {
-      if (row[1]) continue;
+      if (!Array.isArray(row) || row[1]) continue;
       unfiled++;
       if (row[4]) users.add(row[4]);
     }
     if (unfiled === 0) return pending;
-    if (users.size === 0) return pending.filter((row) => row[1] !== null);
+    if (users.size === 0) return pending.filter((row) => !Array.isArray(row) || row[1] !== null);
     const organizations = await organizationsOfUsers(this.database.db, [...users]);
     return pending.flatMap((row) => {
-      if (row[1]) return [row];
+      if (!Array.isArray(row) || row[1]) return [row];
       const ids = row[4] ? (organizations.get(row[4]) ?? []) : [];
       return ids.map((organizationId): AuditTuple => {
         const copy = [...row] as AuditTuple;

@@ -42,43 +42,68 @@ export class PeriodicFlush {
 }
 
 export interface BatchStats {
-  /** rows handed to `add`, kept or dropped */
+  /** rows handed to `add` (or `admit`), kept or dropped */
   received: number;
-  /** rows waiting for the next flush */
+  /** rows waiting for the next flush or being written */
   pending: number;
   written: number;
   /** rows refused because the buffer was full (the database away or too slow) */
   dropped: number;
 }
 
+export interface BatchOptions<T> {
+  name: string;
+  /** rows held at most, those being written included */
+  capacity: number;
+  /** entries one `write` takes at most */
+  batchSize: number;
+  /** the rows an entry holds (1 unless entries fold several: the audit trail's requests) */
+  weight?: (entry: T) => number;
+  /** called as a flush takes the pending entries: they must not change any more */
+  taken?: () => void;
+}
+
+const one = () => 1;
+
 /**
  * A bounded buffer of rows written in batches by `write` (one multi-row statement each). It
  * never grows past `capacity`: when the database is away, the rows that do not fit are dropped
- * and counted rather than held without end. A failed batch goes back to the front, as far as
- * room allows, and the flush stops until the next turn.
+ * and counted rather than held without end. A failed batch goes back to the front and the
+ * flush stops until the next turn. An entry may hold several rows (`weight`): a row joins an
+ * entry still pending after `admit`, and only a new entry is `push`ed.
  */
 export class BoundedBatch<T> {
   private rows: T[] = [];
-  /** rows taken by the running flush and not written yet */
-  private inFlight = 0;
+  /** the rows of every entry not written yet, those of a running write included */
+  private held = 0;
   readonly stats: BatchStats = { received: 0, pending: 0, written: 0, dropped: 0 };
   private lastWarning = 0;
 
   constructor(
     private readonly write: (rows: T[]) => Promise<void>,
     private readonly logger: Logger,
-    private readonly options: { name: string; capacity: number; batchSize: number },
+    private readonly options: BatchOptions<T>,
   ) {}
 
   /** Synchronous and allocation-free beyond the row itself: this runs on every request. */
   add(row: T): void {
+    if (this.admit()) this.rows.push(row);
+  }
+
+  /** Room for one more row? Counted as held if so, as dropped if not. */
+  admit(): boolean {
     this.stats.received++;
-    if (this.rows.length + this.inFlight >= this.options.capacity) {
+    if (this.held >= this.options.capacity) {
       this.stats.dropped++;
-      return;
+      return false;
     }
-    this.rows.push(row);
-    this.stats.pending = this.rows.length + this.inFlight;
+    this.stats.pending = ++this.held;
+    return true;
+  }
+
+  /** A new entry for a row `admit` let in. */
+  push(entry: T): void {
+    this.rows.push(entry);
   }
 
   /**
@@ -102,32 +127,26 @@ export class BoundedBatch<T> {
   private async flushTaken(): Promise<boolean> {
     const taken = this.rows;
     this.rows = [];
+    this.options.taken?.();
     const size = this.options.batchSize;
+    const weight = this.options.weight ?? one;
     for (let start = 0; start < taken.length; start += size) {
       const batch = taken.slice(start, start + size);
-      // rows not tried yet still count against the capacity (`add`), as when they stayed in
-      // the buffer; the batch being written does not
-      this.inFlight = taken.length - start - batch.length;
       try {
         await this.write(batch);
-        this.stats.written += batch.length;
       } catch (error) {
-        // the failed batch goes back to the front as far as room allows, ahead of the rows
-        // not tried yet and those added meanwhile, which are all kept
-        const untried = taken.slice(start + size);
-        this.inFlight = 0;
-        const room = Math.max(0, this.options.capacity - untried.length - this.rows.length);
-        const kept = batch.slice(0, room);
-        this.stats.dropped += batch.length - kept.length;
-        this.rows = kept.concat(untried, this.rows);
-        this.stats.pending = this.rows.length;
+        // the failed batch and those not tried go back to the front, ahead of the rows added
+        // meanwhile; they still count against the capacity, so they all fit
+        this.rows = taken.slice(start).concat(this.rows);
         this.warn(error);
         return false;
       }
-      this.stats.pending = this.rows.length + taken.length - start - batch.length;
+      let written = 0;
+      for (const entry of batch) written += weight(entry);
+      this.held -= written;
+      this.stats.written += written;
+      this.stats.pending = this.held;
     }
-    this.inFlight = 0;
-    this.stats.pending = this.rows.length;
     return true;
   }
 
@@ -138,7 +157,7 @@ export class BoundedBatch<T> {
     this.lastWarning = now;
     this.logger.warn(`could not write ${this.options.name}; will retry`, {
       error: String(error),
-      pending: this.rows.length,
+      pending: this.held,
       dropped: this.stats.dropped,
     });
   }

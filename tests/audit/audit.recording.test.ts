@@ -1,7 +1,9 @@
 import { expect, test } from "bun:test";
 import { BoundedBatch, PeriodicFlush } from "../../src/db/batched-writes.ts";
+import { type AuditTuple, RequestFolds } from "../../src/db/queries/audit-fold.ts";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
 import { createLogger } from "../../src/logger.ts";
+import { manualClock } from "../helpers/clock.ts";
 import { buildTestApp, factories, freshDatabase, send } from "../helpers/harness.ts";
 import { eventually } from "../helpers/wait.ts";
 import { sendRecorded } from "./helpers.ts";
@@ -84,6 +86,110 @@ test("drain stops at a failure instead of retrying without end", async () => {
   await batch.drain();
   expect(calls).toBe(1);
   expect(batch.stats).toEqual({ received: 3, pending: 3, written: 0, dropped: 0 });
+});
+
+test("entries holding several rows: capacity, pending and written count rows; a flush closes what it takes", async () => {
+  interface Entry {
+    rows: number;
+  }
+  const written: number[][] = [];
+  let closed = 0;
+  let up = false;
+  const batch = new BoundedBatch<Entry>(
+    async (entries) => {
+      if (!up) throw new Error("connection refused");
+      written.push(entries.map((e) => e.rows));
+    },
+    logger,
+    { name: "rows", capacity: 5, batchSize: 10, weight: (e) => e.rows, taken: () => closed++ },
+  );
+  const open: Entry = { rows: 0 };
+  for (let i = 0; i < 4; i++) {
+    expect(batch.admit(), `row ${i + 1} fits`).toBe(true);
+    if (open.rows++ === 0) batch.push(open); // the first row starts the entry, the rest join it
+  }
+  batch.add({ rows: 1 });
+  expect(batch.admit(), "a sixth row is over the capacity of 5").toBe(false);
+  expect(batch.stats).toEqual({ received: 6, pending: 5, written: 0, dropped: 1 });
+  await batch.flush();
+  expect(closed, "the flush closed the entries it took").toBe(1);
+  expect(batch.stats, "a failed write keeps every row; nothing is dropped").toEqual({
+    received: 6,
+    pending: 5,
+    written: 0,
+    dropped: 1,
+  });
+  up = true;
+  await batch.flush();
+  expect(written).toEqual([[4, 1]]);
+  expect(batch.stats).toEqual({ received: 6, pending: 0, written: 5, dropped: 1 });
+});
+
+test("requests fold into their row as they arrive; a row taken by a flush never grows", () => {
+  const at = 1_800_000_000_000;
+  const request = (ms: number, status: number, id: string): AuditTuple => [
+    ms,
+    "org",
+    "request",
+    "key",
+    "user",
+    "GET",
+    "/api/v1/whoami",
+    status,
+    0.5,
+    "192.0.2.1",
+    "ua",
+    id,
+    null,
+  ];
+  const folds = new RequestFolds();
+  const first = folds.add(request(at, 200, "a"));
+  expect(first, "the first request starts a row").toBeDefined();
+  expect(folds.add(request(at + 5, 200, "b")), "an alike request joins it").toBeUndefined();
+  const refused = folds.add(request(at + 6, 401, "c"));
+  expect(refused, "another status starts a row of its own").toBeDefined();
+  expect(folds.add(request(at + 7, 200, "d")), "the first row is still found by its key").toBe(
+    undefined,
+  );
+  folds.close();
+  const later = folds.add(request(at + 8, 200, "e"));
+  expect(later, "after a flush took the rows, an alike request starts a new one").toBeDefined();
+  expect(first?.requestIds).toEqual(["a", "b", "d"]);
+  expect(first?.offsets).toEqual([0, 5, 7]);
+  expect(refused?.requestIds).toEqual(["c"]);
+  expect(later?.requestIds).toEqual(["e"]);
+});
+
+test("the recorder's capacity counts requests, folded or not; the dropped ones are counted", async () => {
+  const fresh = await freshDatabase("pglite");
+  const clock = manualClock();
+  const app = await buildTestApp(fresh.database, {
+    now: clock.now,
+    audit: { flushMs: 0, capacity: 3 },
+  });
+  try {
+    const member = await factories(app).member(); // api_key.created: the first row held
+    for (let i = 0; i < 4; i++) {
+      const response = await send(app, "/api/v1/whoami", { key: member.key });
+      expect(response.status, "recording never refuses a request").toBe(200);
+    }
+    const stats = app.services.auditTrail.stats;
+    await eventually(() => stats.received === 5, "the four requests to reach the trail");
+    expect(stats).toEqual({ received: 5, pending: 3, written: 0, dropped: 2 });
+    await app.services.auditTrail.flush();
+    expect(stats).toEqual({ received: 5, pending: 0, written: 3, dropped: 2 });
+    const rows = await fresh.database.db.select().from(auditLog);
+    expect(
+      rows.map((r) => [r.kind, r.requests]).sort(),
+      "the event, and the two requests that fit in one row",
+    ).toEqual([
+      ["api_key.created", 1],
+      ["request", 2],
+    ]);
+  } finally {
+    await app.stop();
+    await fresh.drop();
+  }
 });
 
 test("overlapping flushes share one run, and stop writes what is left", async () => {

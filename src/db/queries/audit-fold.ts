@@ -52,7 +52,12 @@ export type WrittenRow =
       requestIdHex: string,
     ];
 
-interface Fold {
+/**
+ * The requests of one row while they arrive (the recorder folds each request into its row at
+ * once, docs/decisions.md §35): the first request's tuple, and every request's offset, duration
+ * and id, the first's included.
+ */
+export interface Fold {
   first: AuditTuple;
   slot: number;
   offsets: number[];
@@ -60,9 +65,10 @@ interface Fold {
   requestIds: (string | null)[];
   /** whether every request id so far is a lowercase canonical UUID */
   canonical: boolean;
-  /** where the row goes in the batch */
-  index: number;
 }
+
+/** What a batch holds: a key or session event as its tuple, or a row of requests. */
+export type AuditEntry = AuditTuple | Fold;
 
 /** The start of the fold slot holding `ms` (a row's requests all lie in its first's slot). */
 export const slotOf = (ms: number) => ms - (((ms % FOLD_SLOT_MS) + FOLD_SLOT_MS) % FOLD_SLOT_MS);
@@ -99,75 +105,101 @@ function textElement(value: string | null): string {
   return `"${value.replace(/["\\]/g, "\\$&")}"`;
 }
 
-/** The batch with each group of requests as one row, in the order of each group's first. */
-export function foldRequests(rows: AuditTuple[]): WrittenRow[] {
-  const out: WrittenRow[] = [];
-  const folds: Fold[] = [];
-  const open = new Map<string, Fold>();
-  let last: Fold | undefined;
-  for (const row of rows) {
-    if (row[2] !== "request") {
-      out.push(row);
-      continue;
-    }
+/**
+ * The rows being folded, until a flush takes them (`close`). `add` folds a request into its
+ * row (the requests of one second that share everything but their time, duration and id)
+ * and answers the new row when it starts one; the caller keeps rows in that order.
+ */
+export class RequestFolds {
+  private open = new Map<string, Fold>();
+  /** requests mostly come in runs of one client's: the row of the one before, unkeyed */
+  private last: Fold | undefined;
+
+  /** `row`, a request's tuple, folded; a new row is returned, an existing one grows. */
+  add(row: AuditTuple): Fold | undefined {
     const slot = slotOf(row[0]);
-    // a batch is mostly runs of one client's requests: the fold of the row before, unkeyed
+    const last = this.last;
     let fold =
       last && last.slot === slot && last.offsets.length < MAX_FOLDED && sameRequest(last.first, row)
         ? last
         : undefined;
+    let started: Fold | undefined;
     if (!fold) {
       const key = groupKey(row, slot);
-      fold = open.get(key);
+      fold = this.open.get(key);
       if (!fold || fold.offsets.length >= MAX_FOLDED) {
-        fold = {
-          first: row,
-          slot,
-          offsets: [],
-          durations: [],
-          requestIds: [],
-          canonical: true,
-          index: out.length,
-        };
-        open.set(key, fold);
-        folds.push(fold);
-        out.push(row);
+        fold = { first: row, slot, offsets: [], durations: [], requestIds: [], canonical: true };
+        this.open.set(key, fold);
+        started = fold;
       }
     }
     fold.offsets.push(row[0] - fold.first[0]);
     fold.durations.push(row[8]);
     fold.requestIds.push(row[11]);
     if (fold.canonical) fold.canonical = row[11] !== null && CANONICAL_UUID.test(row[11]);
-    last = fold;
+    this.last = fold;
+    return started;
   }
-  for (const fold of folds) {
-    if (fold.offsets.length === 1) continue;
-    const first = fold.first;
-    const head = [
-      first[0],
-      first[1],
-      first[2],
-      first[3],
-      first[4],
-      first[5],
-      first[6],
-      first[7],
-      null,
-      first[9],
-      first[10],
-      null,
-      null,
-      fold.offsets.length,
-      `{${fold.offsets.join(",")}}`,
-      `{${fold.durations.map((d) => (d === null ? "NULL" : d)).join(",")}}`,
-    ] as const;
-    // the whole row one way or the other: its ids' 16 bytes in hex, or a text[] literal
-    out[fold.index] = fold.canonical
-      ? [...head, null, fold.requestIds.join("").replaceAll("-", "")]
-      : [...head, `{${fold.requestIds.map(textElement).join(",")}}`];
+
+  /** The rows so far are taken: later requests start rows of their own. */
+  close(): void {
+    this.open = new Map();
+    this.last = undefined;
   }
-  return out;
 }
+
+const isFold = (entry: AuditEntry): entry is Fold => !Array.isArray(entry);
+
+/** How many entries of the log an entry holds (a key's usage counts them). */
+export const entryWeight = (entry: AuditEntry) => (isFold(entry) ? entry.offsets.length : 1);
+
+/** A row as written: a fold of one request is that request's own tuple. */
+function writtenRow(fold: Fold): WrittenRow {
+  if (fold.offsets.length === 1) return fold.first;
+  const first = fold.first;
+  const head = [
+    first[0],
+    first[1],
+    first[2],
+    first[3],
+    first[4],
+    first[5],
+    first[6],
+    first[7],
+    null,
+    first[9],
+    first[10],
+    null,
+    null,
+    fold.offsets.length,
+    `{${fold.offsets.join(",")}}`,
+    `{${fold.durations.map((d) => (d === null ? "NULL" : d)).join(",")}}`,
+  ] as const;
+  // the whole row one way or the other: its ids' 16 bytes in hex, or a text[] literal
+  return fold.canonical
+    ? [...head, null, fold.requestIds.join("").replaceAll("-", "")]
+    : [...head, `{${fold.requestIds.map(textElement).join(",")}}`];
+}
+
+/**
+ * The entries as written, in their order: requests still as tuples (tests, benches) are folded
+ * here, events pass as they are.
+ */
+export function writtenRows(entries: AuditEntry[]): WrittenRow[] {
+  const out: AuditEntry[] = [];
+  const folds = new RequestFolds();
+  for (const entry of entries) {
+    if (isFold(entry) || entry[2] !== "request") out.push(entry);
+    else {
+      const started = folds.add(entry);
+      if (started) out.push(started);
+    }
+  }
+  return out.map((row) => (isFold(row) ? writtenRow(row) : row));
+}
+
+/** `writtenRows` of requests and events given as tuples. */
+export const foldRequests = (rows: AuditTuple[]): WrittenRow[] => writtenRows(rows);
 
 /** A request id stored as its 16 bytes (drizzle/0025), from their 32 hexadecimal digits. */
 export const uuidOfHex = (hex: string) =>

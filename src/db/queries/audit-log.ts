@@ -7,11 +7,11 @@ import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client.ts";
 import { auditLog } from "../schema/audit-log.ts";
 import { apiKeyUsage, memberships, organizations } from "../schema/index.ts";
-import { type AuditTuple, foldRequests } from "./audit-fold.ts";
+import { type AuditEntry, type AuditTuple, writtenRows } from "./audit-fold.ts";
 
 type Plan = typeof organizations.$inferSelect.plan;
 
-export type { AuditTuple };
+export type { AuditEntry, AuditTuple };
 
 /** api_key_usage counts requests per UTC hour of this length */
 export const HOUR_MS = 3_600_000;
@@ -20,26 +20,31 @@ export const HOUR_MS = 3_600_000;
  * The batch's requests per key and UTC hour, as api_key_usage counts them: `[apiKeyId,
  * organizationId, hour (ms), requests, newest (ms), its client address]`, sorted by key and
  * hour so that instances writing at once lock the same rows in the same order (no deadlock).
+ * A folded row's requests lie in one second, so in one hour.
  */
-export function keyUsageOf(rows: AuditTuple[]): unknown[][] {
+export function keyUsageOf(entries: AuditEntry[]): unknown[][] {
   type Group = [string, string, number, number, number, string | null];
   const groups = new Map<string, Group>();
   let group: Group | undefined;
-  for (const row of rows) {
+  for (const entry of entries) {
+    const folded = !Array.isArray(entry);
+    const row = folded ? entry.first : entry;
     const keyId = row[3];
     if (keyId === null || row[2] !== "request" || row[1] === null) continue;
     const hour = row[0] - (row[0] % HOUR_MS);
+    const requests = folded ? entry.offsets.length : 1;
+    const newest = folded ? row[0] + Math.max(...entry.offsets) : row[0];
     // a batch is mostly runs of one key's requests: the group of the row before, without a
     // string built and looked up per row
     if (group?.[0] !== keyId || group[2] !== hour) group = groups.get(`${keyId}/${hour}`);
     if (!group) {
-      group = [keyId, row[1], hour, 1, row[0], row[9]];
+      group = [keyId, row[1], hour, requests, newest, row[9]];
       groups.set(`${keyId}/${hour}`, group);
     } else {
-      group[3]++;
+      group[3] += requests;
       // ties: the later row (the later id, as the log's own order)
-      if (row[0] >= group[4]) {
-        group[4] = row[0];
+      if (newest >= group[4]) {
+        group[4] = newest;
         group[5] = row[9];
       }
     }
@@ -56,7 +61,7 @@ export function keyUsageOf(rows: AuditTuple[]): unknown[][] {
  * by the query builder on the event loop that serves requests (docs/performance.md#audit-trail);
  * COPY was measured and not kept (docs/decisions.md, "Recording's cost").
  */
-export async function insertAuditRows(db: Executor, rows: AuditTuple[]): Promise<void> {
+export async function insertAuditRows(db: Executor, rows: AuditEntry[]): Promise<void> {
   if (rows.length === 0) return;
   const usage = keyUsageOf(rows);
   const insert = sql`
@@ -67,7 +72,7 @@ export async function insertAuditRows(db: Executor, rows: AuditTuple[]): Promise
       (r->>3)::uuid, (r->>4)::uuid, r->>5, r->>6, (r->>7)::smallint, (r->>8)::real, r->>9,
       r->>10, r->>11, nullif(r->12, 'null'::jsonb), coalesce((r->>13)::integer, 1),
       (r->>14)::integer[], (r->>15)::real[], (r->>16)::text[], decode(r->>17, 'hex')
-    from jsonb_array_elements(${JSON.stringify(foldRequests(rows))}::jsonb) as r`;
+    from jsonb_array_elements(${JSON.stringify(writtenRows(rows))}::jsonb) as r`;
   if (usage.length === 0) {
     await db.execute(insert);
     return;

@@ -6,7 +6,7 @@ import { DAY_MS, ensureDayPartitions, rowsOf } from "../../src/db/queries/audit-
 import { auditLog } from "../../src/db/schema/audit-log.ts";
 import { keyUsage } from "../../src/modules/audit/usage-queries.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
-import { auditor, readLog, storedEntries } from "./helpers.ts";
+import { auditor, readLog, requestTuple, storedEntries } from "./helpers.ts";
 
 /**
  * Rows that hold several requests (drizzle/0023, docs/decisions.md §30): the recorder folds a
@@ -215,21 +215,7 @@ describeEachDriver("audit trail: rows of several requests", suite);
 
 test("folding keeps apart what differs, and never mixes slots or overfills a row", () => {
   const base = 1_800_000_000_000;
-  const request = (at: number, status: number, ip: string): AuditTuple => [
-    at,
-    "o",
-    "request",
-    "k",
-    "u",
-    "GET",
-    "/api/v1/whoami",
-    status,
-    1,
-    ip,
-    null,
-    `r${at}`,
-    null,
-  ];
+  const request = (at: number, status: number, ip: string) => requestTuple(at, { status, ip });
   const rows = foldRequests([
     request(base, 200, "192.0.2.1"),
     request(base + 1, 200, "192.0.2.2"),

@@ -1,14 +1,21 @@
 import { expect, test } from "bun:test";
 import { BoundedBatch, PeriodicFlush } from "../../src/db/batched-writes.ts";
-import { type AuditTuple, RequestFolds } from "../../src/db/queries/audit-fold.ts";
+import { RequestFolds } from "../../src/db/queries/audit-fold.ts";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
 import { createLogger } from "../../src/logger.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { buildTestApp, factories, freshDatabase, send } from "../helpers/harness.ts";
 import { eventually } from "../helpers/wait.ts";
-import { sendRecorded } from "./helpers.ts";
+import { requestTuple, sendRecorded } from "./helpers.ts";
 
 const logger = createLogger("error");
+/** a batch's counters, in the order of `BatchStats` */
+const counts = (received: number, pending: number, written: number, dropped: number) => ({
+  received,
+  pending,
+  written,
+  dropped,
+});
 
 test("while the database is away the buffer stays bounded, drops and counts, then catches up", async () => {
   let up = false;
@@ -22,18 +29,13 @@ test("while the database is away the buffer stays bounded, drops and counts, the
     { name: "rows", capacity: 3, batchSize: 2 },
   );
   for (let i = 1; i <= 5; i++) batch.add(i);
-  expect(batch.stats).toEqual({ received: 5, pending: 3, written: 0, dropped: 2 });
+  expect(batch.stats).toEqual(counts(5, 3, 0, 2));
   await batch.flush();
-  expect(batch.stats, "a failed batch goes back; nothing grows").toEqual({
-    received: 5,
-    pending: 3,
-    written: 0,
-    dropped: 2,
-  });
+  expect(batch.stats, "a failed batch goes back; nothing grows").toEqual(counts(5, 3, 0, 2));
   up = true;
   await batch.flush();
   expect(written, "in order, in batches of at most 2").toEqual([[1, 2], [3]]);
-  expect(batch.stats).toEqual({ received: 5, pending: 0, written: 3, dropped: 2 });
+  expect(batch.stats).toEqual(counts(5, 0, 3, 2));
 });
 
 test("a flush writes the rows pending when it starts; rows added meanwhile wait for the next", async () => {
@@ -62,14 +64,14 @@ test("a flush writes the rows pending when it starts; rows added meanwhile wait 
   expect(written, "one statement: under load a flush never chases the rows behind it").toEqual([
     [1, 2],
   ]);
-  expect(batch.stats).toEqual({ received: 4, pending: 2, written: 2, dropped: 0 });
+  expect(batch.stats).toEqual(counts(4, 2, 2, 0));
   batch.add(5);
   await batch.drain();
   expect(written, "drain (shutdown) writes everything, in order").toEqual([
     [1, 2],
     [3, 4, 5],
   ]);
-  expect(batch.stats).toEqual({ received: 5, pending: 0, written: 5, dropped: 0 });
+  expect(batch.stats).toEqual(counts(5, 0, 5, 0));
 });
 
 test("drain stops at a failure instead of retrying without end", async () => {
@@ -85,7 +87,7 @@ test("drain stops at a failure instead of retrying without end", async () => {
   for (let i = 1; i <= 3; i++) batch.add(i);
   await batch.drain();
   expect(calls).toBe(1);
-  expect(batch.stats).toEqual({ received: 3, pending: 3, written: 0, dropped: 0 });
+  expect(batch.stats).toEqual(counts(3, 3, 0, 0));
 });
 
 test("entries holding several rows: capacity, pending and written count rows; a flush closes what it takes", async () => {
@@ -110,38 +112,21 @@ test("entries holding several rows: capacity, pending and written count rows; a 
   }
   batch.add({ rows: 1 });
   expect(batch.admit(), "a sixth row is over the capacity of 5").toBe(false);
-  expect(batch.stats).toEqual({ received: 6, pending: 5, written: 0, dropped: 1 });
+  expect(batch.stats).toEqual(counts(6, 5, 0, 1));
   await batch.flush();
   expect(closed, "the flush closed the entries it took").toBe(1);
-  expect(batch.stats, "a failed write keeps every row; nothing is dropped").toEqual({
-    received: 6,
-    pending: 5,
-    written: 0,
-    dropped: 1,
-  });
+  expect(batch.stats, "a failed write keeps every row; nothing is dropped").toEqual(
+    counts(6, 5, 0, 1),
+  );
   up = true;
   await batch.flush();
   expect(written).toEqual([[4, 1]]);
-  expect(batch.stats).toEqual({ received: 6, pending: 0, written: 5, dropped: 1 });
+  expect(batch.stats).toEqual(counts(6, 0, 5, 1));
 });
 
 test("requests fold into their row as they arrive; a row taken by a flush never grows", () => {
   const at = 1_800_000_000_000;
-  const request = (ms: number, status: number, id: string): AuditTuple => [
-    ms,
-    "org",
-    "request",
-    "key",
-    "user",
-    "GET",
-    "/api/v1/whoami",
-    status,
-    0.5,
-    "192.0.2.1",
-    "ua",
-    id,
-    null,
-  ];
+  const request = (ms: number, status: number, id: string) => requestTuple(ms, { status, id });
   const folds = new RequestFolds();
   const first = folds.add(request(at, 200, "a"));
   expect(first, "the first request starts a row").toBeDefined();
@@ -175,9 +160,9 @@ test("the recorder's capacity counts requests, folded or not; the dropped ones a
     }
     const stats = app.services.auditTrail.stats;
     await eventually(() => stats.received === 5, "the four requests to reach the trail");
-    expect(stats).toEqual({ received: 5, pending: 3, written: 0, dropped: 2 });
+    expect(stats).toEqual(counts(5, 3, 0, 2));
     await app.services.auditTrail.flush();
-    expect(stats).toEqual({ received: 5, pending: 0, written: 3, dropped: 2 });
+    expect(stats).toEqual(counts(5, 0, 3, 2));
     const rows = await fresh.database.db.select().from(auditLog);
     expect(
       rows.map((r) => [r.kind, r.requests]).sort(),

@@ -1,6 +1,7 @@
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { OrgitApp } from "../../src/app.ts";
 import type { Db } from "../../src/db/client.ts";
+import type { AuditTuple } from "../../src/db/queries/audit-fold.ts";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
 import type { Factories, RequestOptions } from "../helpers/harness.ts";
 import { graphql, send } from "../helpers/harness.ts";
@@ -82,4 +83,12 @@ export async function storedEntries(db: Db, organizationId?: string) {
     }));
   });
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);
+}
+
+/** A whoami request's tuple as the recorder keeps it, for the folding tests. */
+export function requestTuple(
+  at: number,
+  { status = 200, ip = "192.0.2.1", id = `r${at}` }: { status?: number; ip?: string; id?: string },
+): AuditTuple {
+  return [at, "o", "request", "k", "u", "GET", "/api/v1/whoami", status, 1, ip, null, id, null];
 }

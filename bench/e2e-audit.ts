@@ -3,7 +3,7 @@
  *
  * 1. whoami at full speed on two services over the same database, one recording (the default)
  *    and one started with AUDIT_LOG=false, interleaved round by round: the throughput ratio
- *    (target ≥ 0.95) and each one's p99 at the same paced half load (target: within 0.5 ms).
+ *    (the median of the rounds' ratios; target ≥ 0.95) and each one's p99 at the same paced half load (target: within 0.5 ms).
  * 2. 1,000,000 audit rows of one organization over 30 days, inserted straight into the day
  *    partitions, then filtered first pages from one client, sequentially (target p50 < 20 ms).
  */
@@ -89,18 +89,17 @@ export async function auditCost(
     ReturnType<typeof summary>,
     ReturnType<typeof summary>,
   ];
-  const ratio = on.rps / without.rps;
-  console.log(
-    `throughput with recording / without: ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %, target ≤ 5 %: ${ratio >= 0.95 ? "met" : "MISSED"})`,
-  );
   // each round's two loads ran back to back: their ratio is spared the machine's slower spells,
-  // which move both sides' totals by more than the cost measured
+  // which move both sides' totals by more than the cost measured, so the verdict is the median
+  // of the rounds' ratios; the totals' ratio is printed beside it
   const perSecond = (load: Load) => load.requests / load.seconds;
   const [onLoads, offLoads] = sides.map((side) => side.loads) as [Load[], Load[]];
   const paired = onLoads.map((load, i) => perSecond(load) / perSecond(offLoads[i] as Load));
+  const ratio = percentile(paired, 0.5);
   console.log(
-    `  round by round: ${paired.map((r) => r.toFixed(3)).join(", ")}; median ${percentile(paired, 0.5).toFixed(3)}`,
+    `throughput with recording / without, median of the rounds: ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %, target ≤ 5 %: ${ratio >= 0.95 ? "met" : "MISSED"}); all rounds' totals: ${(on.rps / without.rps).toFixed(3)}`,
   );
+  console.log(`  round by round: ${paired.map((r) => r.toFixed(3)).join(", ")}`);
 
   if (wrk()) {
     const rate = Math.round(Math.min(on.rps, without.rps) / 2);

@@ -3,7 +3,8 @@
  *
  * 1. whoami at full speed on two services over the same database, one recording (the default)
  *    and one started with AUDIT_LOG=false, interleaved round by round: the throughput ratio
- *    (the median of the rounds' ratios; target ≥ 0.95) and each one's p99 at the same paced half load (target: within 0.5 ms).
+ *    (the median of the rounds' ratios; target ≥ 0.95) and each one's p99 at the same paced
+ *    half load (target: within 0.5 ms).
  * 2. 1,000,000 audit rows of one organization over 30 days, inserted straight into the day
  *    partitions, then filtered first pages from one client, sequentially (target p50 < 20 ms).
  */

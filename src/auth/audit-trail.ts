@@ -8,7 +8,7 @@
  */
 import { BoundedBatch, PeriodicFlush } from "../db/batched-writes.ts";
 import type { Database } from "../db/client.ts";
-import { type AuditEntry, entryWeight, RequestFolds } from "../db/queries/audit-fold.ts";
+import { type AuditEntry, entryWeight, isFold, RequestFolds } from "../db/queries/audit-fold.ts";
 import { type AuditTuple, insertAuditRows, organizationsOfUsers } from "../db/queries/audit-log.ts";
 import { ensureDayPartitions, isMissingPartition } from "../db/queries/audit-partitions.ts";
 import type { Logger } from "../logger.ts";
@@ -190,7 +190,7 @@ export class AuditTrail {
       if (!isMissingPartition(error)) throw error;
       await ensureDayPartitions(
         this.database.db,
-        rows.map((row) => (Array.isArray(row) ? row[0] : row.first[0])),
+        rows.map((row) => (isFold(row) ? row.first[0] : row[0])),
       );
       await insertAuditRows(this.database.db, rows);
     }
@@ -203,15 +203,15 @@ export class AuditTrail {
     const users = new Set<string>();
     let unfiled = 0;
     for (const row of pending) {
-      if (!Array.isArray(row) || row[1]) continue;
+      if (isFold(row) || row[1]) continue;
       unfiled++;
       if (row[4]) users.add(row[4]);
     }
     if (unfiled === 0) return pending;
-    if (users.size === 0) return pending.filter((row) => !Array.isArray(row) || row[1] !== null);
+    if (users.size === 0) return pending.filter((row) => isFold(row) || row[1] !== null);
     const organizations = await organizationsOfUsers(this.database.db, [...users]);
     return pending.flatMap((row) => {
-      if (!Array.isArray(row) || row[1]) return [row];
+      if (isFold(row) || row[1]) return [row];
       const ids = row[4] ? (organizations.get(row[4]) ?? []) : [];
       return ids.map((organizationId): AuditTuple => {
         const copy = [...row] as AuditTuple;

@@ -148,7 +148,8 @@ export class RequestFolds {
   }
 }
 
-const isFold = (entry: AuditEntry): entry is Fold => !Array.isArray(entry);
+/** A row of requests, rather than an event's (or a test's unfolded request's) tuple. */
+export const isFold = (entry: AuditEntry): entry is Fold => !Array.isArray(entry);
 
 /** How many entries of the log an entry holds (a key's usage counts them). */
 export const entryWeight = (entry: AuditEntry) => (isFold(entry) ? entry.offsets.length : 1);

@@ -7,7 +7,13 @@ import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client.ts";
 import { auditLog } from "../schema/audit-log.ts";
 import { apiKeyUsage, memberships, organizations } from "../schema/index.ts";
-import { type AuditEntry, type AuditTuple, writtenRows } from "./audit-fold.ts";
+import {
+  type AuditEntry,
+  type AuditTuple,
+  entryWeight,
+  isFold,
+  writtenRows,
+} from "./audit-fold.ts";
 
 type Plan = typeof organizations.$inferSelect.plan;
 
@@ -27,12 +33,12 @@ export function keyUsageOf(entries: AuditEntry[]): unknown[][] {
   const groups = new Map<string, Group>();
   let group: Group | undefined;
   for (const entry of entries) {
-    const folded = !Array.isArray(entry);
+    const folded = isFold(entry);
     const row = folded ? entry.first : entry;
     const keyId = row[3];
     if (keyId === null || row[2] !== "request" || row[1] === null) continue;
     const hour = row[0] - (row[0] % HOUR_MS);
-    const requests = folded ? entry.offsets.length : 1;
+    const requests = entryWeight(entry);
     const newest = folded ? row[0] + Math.max(...entry.offsets) : row[0];
     // a batch is mostly runs of one key's requests: the group of the row before, without a
     // string built and looked up per row

@@ -42,9 +42,15 @@ export const PaginationSchema = t.Object(
   { title: "Pagination" },
 );
 
-/** Interface A's pagination envelope around a list item schema (docs/api.md). */
+/**
+ * Interface A's pagination envelope around a list item schema (docs/api.md). It documents the
+ * answer (OpenAPI) and Elysia still trims it to its fields, but it is not checked again on every
+ * request (`noValidate`): checking a page of 50 items (formats by regular expression) cost about a
+ * seventh of a tickets page's CPU. tests/contract/list-shapes.test.ts holds every list route's
+ * answer to its envelope instead (docs/decisions.md §36).
+ */
 export const envelope = <T extends TSchema>(item: T, title: string) =>
-  t.Object({ data: t.Array(item), pagination: PaginationSchema }, { title });
+  t.Object({ data: t.Array(item), pagination: PaginationSchema }, { title, noValidate: true });
 
 /**
  * A closed set of string values (filters, enums) as a union of literals, with a readable error.

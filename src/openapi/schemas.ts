@@ -10,8 +10,9 @@ type Json = Record<string, any>;
 const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example", "required"]);
 
 /**
- * - drops `error` (our validation message for a field) and `nullable` (OpenAPI 3.0's; the
- *   3.1 form, `type: [..., "null"]`, is already there);
+ * - drops `error` (our validation message for a field), `noValidate` (Elysia's: an answer not
+ *   checked per request) and `nullable` (OpenAPI 3.0's; the 3.1 form, `type: [..., "null"]`, is
+ *   already there);
  * - a union of string literals becomes one `enum`, which generators turn into a union type;
  * - Elysia's query coercion (`anyOf: [{ type: string, format: integer }, { type: integer }]`)
  *   becomes the integer schema a client should send.
@@ -21,7 +22,7 @@ export function cleanSchema(schema: unknown): Json {
   if (!schema || typeof schema !== "object") return schema as Json;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema as Json)) {
-    if (key === "error" || key === "nullable") continue;
+    if (key === "error" || key === "nullable" || key === "noValidate") continue;
     if (DATA_KEYWORDS.has(key)) out[key] = value;
     else if (key === "properties" || key === "patternProperties" || key === "$defs")
       out[key] = Object.fromEntries(

@@ -16,25 +16,28 @@ export interface ListPagination {
 export function pageLinks(publicBaseUrl: string, requestUrl: string, page: ListPagination) {
   const url = new URL(requestUrl);
   const base = publicBaseUrl.replace(/\/+$/, "");
-  const link = (rel: string, set: Record<string, string | undefined>) => {
-    const params = new URLSearchParams(url.search);
-    for (const name of ["after", "offset", "page"]) params.delete(name);
-    for (const [name, value] of Object.entries(set))
-      if (value !== undefined) params.set(name, value);
-    const query = params.toString();
+  // the caller's query without the paging parameters, read once for every link: each link's own
+  // parameter comes last, where `URLSearchParams.set` would put a deleted one
+  const params = new URLSearchParams(url.search);
+  for (const name of ["after", "offset", "page"]) params.delete(name);
+  const kept = params.toString();
+  const link = (rel: string, name?: string, value?: string) => {
+    const own =
+      name && value !== undefined ? new URLSearchParams({ [name]: value }).toString() : "";
+    const query = kept && own ? `${kept}&${own}` : kept || own;
     return `<${base}${url.pathname}${query ? `?${query}` : ""}>; rel="${rel}"`;
   };
   const links: string[] = [];
-  if (page.nextCursor) links.push(link("next", { after: page.nextCursor }));
+  if (page.nextCursor) links.push(link("next", "after", page.nextCursor));
   if (page.page !== undefined) {
     if (page.page > 1) {
-      links.push(link("prev", { page: page.page > 2 ? `${page.page - 1}` : undefined }));
+      links.push(link("prev", "page", page.page > 2 ? `${page.page - 1}` : undefined));
     }
   } else if ((page.offset ?? 0) > 0) {
     const previous = Math.max(0, (page.offset ?? 0) - page.limit);
-    links.push(link("prev", { offset: previous > 0 ? `${previous}` : undefined }));
+    links.push(link("prev", "offset", previous > 0 ? `${previous}` : undefined));
   }
-  links.push(link("first", {}));
+  links.push(link("first"));
   return links.join(", ");
 }
 

@@ -44,7 +44,11 @@ export function compileRepeatedDocuments(): Plugin {
     const operation = getOperationAST(args.document, args.operationName);
     let compiled: CompiledQuery | null = null;
     if (operation?.operation === OperationTypeNode.QUERY) {
-      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      // the built-in scalars and the enums as resolved, as the REST operations are compiled
+      // (docs/decisions.md §37): the first, interpreted answer and the compiled ones agree
+      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined, {
+        disableLeafSerialization: true,
+      });
       compiled = isCompiledQuery(result) ? result : null;
     }
     byName.set(name, compiled);

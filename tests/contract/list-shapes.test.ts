@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
-import { seedDemo } from "../../src/demo/seed.ts";
+import { seedDemoQuietly } from "../helpers/demo.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 
 /**
@@ -63,13 +63,7 @@ function suite(driver: DriverName) {
   let ticketId: string;
 
   beforeAll(async () => {
-    const log = console.log;
-    console.log = () => {}; // the demo prints its banner
-    try {
-      key = (await seedDemo(app.services, app.services.config)).secret;
-    } finally {
-      console.log = log;
-    }
+    key = await seedDemoQuietly(app);
     spec = await (await send(app, "/swagger/json")).json();
     const tickets = await (await send(app, "/api/v1/tickets?limit=1", { key })).json();
     ticketId = tickets.data[0].id;

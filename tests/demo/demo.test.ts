@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from "bun:test";
-import { seedDemo } from "../../src/demo/seed.ts";
+import { seedDemoQuietly } from "../helpers/demo.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 
 /**
@@ -22,13 +22,7 @@ function suite(driver: DriverName) {
   let key: string;
 
   beforeAll(async () => {
-    const log = console.log;
-    console.log = () => {}; // the demo prints its banner
-    try {
-      key = (await seedDemo(app.services, app.services.config)).secret;
-    } finally {
-      console.log = log;
-    }
+    key = await seedDemoQuietly(app);
   });
 
   for (const path of README_EXAMPLES) {

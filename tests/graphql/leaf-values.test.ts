@@ -1,12 +1,12 @@
 import { beforeAll, expect, test } from "bun:test";
 import { execute, Kind, parse } from "graphql";
 import type { Principal } from "../../src/auth/principal.ts";
-import { seedDemo } from "../../src/demo/seed.ts";
 import { FEATURE_RESOLVERS } from "../../src/features.ts";
 import { createContext } from "../../src/graphql/context.ts";
 import { OperationExecutor } from "../../src/graphql/executor.ts";
 import { type Operation, operations } from "../../src/graphql/operations.ts";
 import { buildSchema } from "../../src/graphql/schema.ts";
+import { seedDemoQuietly } from "../helpers/demo.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 
 /**
@@ -39,14 +39,7 @@ function suite(driver: DriverName) {
     createContext({ services: app.services, now: () => new Date() }, { principal });
 
   beforeAll(async () => {
-    const log = console.log;
-    console.log = () => {}; // the demo prints its banner
-    let key: string;
-    try {
-      key = (await seedDemo(app.services, app.services.config)).secret;
-    } finally {
-      console.log = log;
-    }
+    const key = await seedDemoQuietly(app);
     principal = await app.services.keys.authenticateNow(key, "127.0.0.1");
     const first = async (path: string) => (await (await send(app, path, { key })).json()).data[0];
     ids.ticket = (await first("/api/v1/tickets")).id;
@@ -115,10 +108,7 @@ function suite(driver: DriverName) {
   });
 
   test("/graphql answers a repeated query (compiled from its second run) as its first", async () => {
-    const log = console.log;
-    console.log = () => {};
-    const key = (await seedDemo(app.services, app.services.config)).secret;
-    console.log = log;
+    const key = await seedDemoQuietly(app);
     for (const operation of operations as Operation[]) {
       const text = operation.toString();
       const name = text.match(/^query (\w+)/)?.[1];

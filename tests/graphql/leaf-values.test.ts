@@ -28,6 +28,14 @@ const NOT_COMPARED: Record<string, string> = {
   ListWebhookDeliveries: "the demo has no webhook",
 };
 
+/**
+ * An answer's JSON text without the change feed's `next` cursor: it carries the database's
+ * transaction horizon at the moment of the read, which other transactions move between two runs
+ * (through PgBouncer, the suite's neighbours'). Every other value must be the same.
+ */
+const stable = (answer: unknown) =>
+  JSON.stringify(answer, (key, value) => (key === "next" ? undefined : value));
+
 function suite(driver: DriverName) {
   const { app } = useTestApp(driver);
   const schema = buildSchema(FEATURE_RESOLVERS);
@@ -95,9 +103,9 @@ function suite(driver: DriverName) {
       });
       expect({ name, errors: reference.errors ?? [] }).toEqual({ name, errors: [] });
       const fast = await compiled.run(operation, context(), variableValues);
-      expect({ name, json: JSON.stringify(fast) }).toEqual({
+      expect({ name, json: stable(fast) }).toEqual({
         name,
-        json: JSON.stringify(reference.data),
+        json: stable(reference.data),
       });
       compared.push(name);
     }
@@ -117,7 +125,7 @@ function suite(driver: DriverName) {
       const answers: string[] = [];
       for (let run = 0; run < 3; run++) {
         const response = await send(app, "/graphql", { key, body });
-        answers.push(`${response.status} ${await response.text()}`);
+        answers.push(`${response.status} ${stable(await response.json())}`);
       }
       expect({ name, ok: answers[0]?.startsWith('200 {"data"') }).toEqual({ name, ok: true });
       expect({ name, second: answers[1], third: answers[2] }).toEqual({

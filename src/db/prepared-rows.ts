@@ -14,7 +14,7 @@ const asStored = (decoder: Decoder) =>
  * The row mapper of a flat selection: each value through its column's own decoder (the one
  * Drizzle's `mapResultRow` calls), in the selection's order, nulls kept. Made once per
  * statement: Drizzle's generic mapper walks every column's path, entity checks and `reduce`
- * again for each row, about 12–19 µs of a 50-row page against 5 (docs/performance.md, "Session 19").
+ * again for each row, about 12–19 µs of a 50-row page against 5 (docs/performance.md, "Drizzle's row mapping").
  */
 export function rowMapper<T>(fields: Fields): (rows: unknown[][]) => T[] {
   const keys = Object.keys(fields);
@@ -57,6 +57,6 @@ export function preparedRows<T>(
     undefined,
     name,
     true,
-    (rows) => map(rows),
+    map,
   );
 }

@@ -25,7 +25,7 @@ export interface RecordEventInput {
  * inserted and the dispatcher notified together (a data-modifying WITH runs every part once,
  * and the deliveries' foreign key is checked at the statement's end, after the event's insert).
  * Four statements did the same before: a write's round trips are most of what it costs beside
- * a hand-written one (docs/performance.md, "Session 19").
+ * a hand-written one (docs/decisions.md §38).
  */
 export async function recordEvent(tx: Executor, input: RecordEventInput): Promise<string | null> {
   const now = (input.now ?? new Date()).toISOString();

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { GraphQLSchema } from "graphql";
 import { AuditTrail, type AuditTrailOptions } from "./auth/audit-trail.ts";
 import { KeyStore } from "./auth/key-store.ts";
+import { OWASP_SCRYPT, type ScryptParams } from "./auth/passwords.ts";
 import { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
@@ -70,6 +71,8 @@ export interface AppOptions extends LimitsOptions {
   liveSlotTimes?: SlotTimes;
   /** the day-partitioned tables' upkeep job (tests run it by hand with `checkMs: 0`) */
   partitions?: Partial<PartitionUpkeepOptions> | false;
+  /** scrypt's parameters for new password hashes (OWASP's; the test harness lowers them) */
+  passwordHashing?: ScryptParams;
 }
 
 export interface OrgitApp {
@@ -166,6 +169,7 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
     live,
     resolveHost: options.resolveHost ?? (options.webhooks ? options.webhooks.resolve : undefined),
     now,
+    passwordHashing: options.passwordHashing ?? OWASP_SCRYPT,
   };
   const graphql: GraphQLDeps = { services: buildDomainServices(infra), now };
   const dispatcher =

@@ -1,5 +1,6 @@
 import type { AuditTrail } from "./auth/audit-trail.ts";
 import type { KeyStore } from "./auth/key-store.ts";
+import type { ScryptParams } from "./auth/passwords.ts";
 import type { SessionStore } from "./auth/sessions.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
@@ -35,6 +36,8 @@ export interface Infrastructure {
   live: LiveHub;
   /** injectable clock for expiry, rate-limit buckets, quota windows and event times */
   now: () => Date;
+  /** scrypt's parameters for new password hashes: OWASP's unless a test passes lighter ones */
+  passwordHashing: ScryptParams;
 }
 
 /**

@@ -11,12 +11,18 @@ export const PASSWORD_MIN_LENGTH = 12;
 /** longer inputs are refused: hashing cost must not be an attacker's choice */
 export const PASSWORD_MAX_LENGTH = 256;
 
-interface Params {
+/** scrypt's cost parameters, stored with each hash */
+export interface ScryptParams {
   N: number;
   r: number;
   p: number;
 }
-const OWASP: Params = { N: 2 ** 17, r: 8, p: 1 };
+/**
+ * What every new hash uses. Only code can choose others (`createApp`'s `passwordHashing`, which
+ * the test harness lowers so that its hundreds of sign-ins do not each spend 128 MiB and most
+ * of a second: docs/testing.md); no setting or input reaches them.
+ */
+export const OWASP_SCRYPT: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 /** Thrown when the hash queue is full: the caller answers 503 with Retry-After. */
@@ -67,7 +73,7 @@ export class HashQueue {
  */
 export const passwordQueue = new HashQueue(4, 28);
 
-function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   return passwordQueue.run(
     () =>
       new Promise((resolve, reject) => {
@@ -80,10 +86,13 @@ function derive(password: string, salt: Buffer, params: Params): Promise<Buffer>
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(
+  password: string,
+  params: ScryptParams = OWASP_SCRYPT,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, OWASP);
-  const { N, r, p } = OWASP;
+  const key = await derive(password, salt, params);
+  const { N, r, p } = params;
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
@@ -99,14 +108,23 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-let decoy: Promise<string> | undefined;
+/** one decoy hash per set of parameters (the service uses one set) */
+const decoys = new Map<ScryptParams, Promise<string>>();
 
 /**
  * Spends the time of one verification for an email without a password, so that a wrong email
- * and a wrong password cannot be told apart by how long the answer takes.
+ * and a wrong password cannot be told apart by how long the answer takes. `params` are the
+ * ones the service hashes with, so the decoy costs what a real check costs.
  */
-export async function verifyDecoy(password: string): Promise<false> {
-  decoy ??= hashPassword("decoy password, never valid");
+export async function verifyDecoy(
+  password: string,
+  params: ScryptParams = OWASP_SCRYPT,
+): Promise<false> {
+  let decoy = decoys.get(params);
+  if (!decoy) {
+    decoy = hashPassword("decoy password, never valid", params);
+    decoys.set(params, decoy);
+  }
   await verifyPassword(password, await decoy);
   return false;
 }

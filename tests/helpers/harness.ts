@@ -152,7 +152,21 @@ export interface TestAppOptions {
   audit?: AppOptions["audit"];
   /** start the features' periodic jobs (retention runs, expiry warnings); off by default */
   backgroundJobs?: boolean;
+  /**
+   * scrypt's parameters for new password hashes: `TEST_SCRYPT` when absent; given as
+   * `undefined`, the service's own (OWASP's)
+   */
+  passwordHashing?: AppOptions["passwordHashing"];
 }
+
+/**
+ * Password hashes in tests: scrypt with N = 2^10 instead of OWASP's 2^17, 1 MiB and about a
+ * millisecond a hash instead of 128 MiB and most of a second. Hundreds of sign-ins and
+ * invitations hash passwords, and every hash records its own parameters, so everything else
+ * is the same code; the suites that check the production parameters ask for OWASP_SCRYPT
+ * (docs/testing.md).
+ */
+export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
 
 /** Rate limits out of the way unless a suite sets its own (tests send many requests per second). */
 const ROOMY_LIMITS = {
@@ -185,6 +199,7 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     // no retention or audit upkeep timer adding queries: tests run them (changeRetention.run())
     backgroundJobs: options.backgroundJobs ?? false,
     audit: options.audit ?? { flushMs: 0 },
+    passwordHashing: "passwordHashing" in options ? options.passwordHashing : TEST_SCRYPT,
   });
 }
 

@@ -33,6 +33,14 @@ function snapshotFile(): string {
   return join(tmpdir(), `orgit-pglite-${migrationsDigest()}.tar`);
 }
 
+/**
+ * PGlite's own start parameters with 16 MB of shared buffers instead of Postgres's 128 MB: a
+ * suite's database holds a few hundred rows, and starting with the larger pool cost about
+ * 0.8 s of CPU an instance more on a slow machine, most of it the kernel's page faults
+ * (docs/testing.md). The service's embedded database keeps PGlite's defaults.
+ */
+const SMALL_BUFFERS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
 export async function migratedPglite(): Promise<{
   database: Database;
   /** a second handle on the same data, as another instance would have */
@@ -42,7 +50,7 @@ export async function migratedPglite(): Promise<{
   const file = snapshotFile();
   let pg: PGlite;
   if (await Bun.file(file).exists()) {
-    pg = new PGlite({ loadDataDir: Bun.file(file) });
+    pg = new PGlite({ loadDataDir: Bun.file(file), startParams: SMALL_BUFFERS });
   } else {
     pg = new PGlite();
     await createDatabase({ pglite: pg });

@@ -3,9 +3,11 @@ import { randomBase62, sha256Hex } from "../../auth/keys.ts";
 import { passwordWeakness } from "../../auth/password-policy.ts";
 import {
   hashPassword,
+  OWASP_SCRYPT,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   PasswordQueueFull,
+  type ScryptParams,
   verifyDecoy,
   verifyPassword,
 } from "../../auth/passwords.ts";
@@ -50,6 +52,8 @@ export class AccountService {
     private readonly now: () => Date = () => new Date(),
     private readonly passwordPolicy: PasswordPolicyCheck = async () => "allow",
     private readonly audit?: Pick<AuditTrail, "record">,
+    /** new hashes' scrypt parameters (createApp's `passwordHashing`) */
+    private readonly hashing: ScryptParams = OWASP_SCRYPT,
   ) {
     this.throttle = new SignInThrottle(database, now);
   }
@@ -62,7 +66,7 @@ export class AccountService {
   async setPassword(userId: string, password: string): Promise<true> {
     const user = await requireUser(this.db, userId);
     checkPassword(password, ["password"], user.email);
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, this.hashing);
     await this.db.transaction(async (tx) => {
       await this.storePassword(tx, userId, hash);
       await this.sessions.endAll(userId, tx);
@@ -107,7 +111,7 @@ export class AccountService {
     const state = await this.invitation(token);
     if (state.kind !== "valid") return state;
     checkPassword(password, ["password"], state.email);
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, this.hashing);
     const now = this.now();
     const session = await this.db.transaction(async (tx) => {
       const used = await markInvitationUsed(tx, sha256Hex(token), now);
@@ -141,7 +145,7 @@ export class AccountService {
       ok =
         row?.hash && !tooLong
           ? await verifyPassword(password, row.hash)
-          : await verifyDecoy(tooLong ? "" : password);
+          : await verifyDecoy(tooLong ? "" : password, this.hashing);
     } catch (error) {
       if (!(error instanceof PasswordQueueFull)) throw error;
       await this.throttle.release(reservation.id);

@@ -34,7 +34,7 @@ export const settings = defineFeature({
   ],
   resolvers: settingsResolvers,
   services: {
-    accounts: ({ database, sessions, config, now, auditTrail }) =>
+    accounts: ({ database, sessions, config, now, auditTrail, passwordHashing }) =>
       new AccountService(
         database,
         sessions,
@@ -42,6 +42,7 @@ export const settings = defineFeature({
         now,
         passwordPolicy(database),
         auditTrail,
+        passwordHashing,
       ),
     memberKeys: ({ database, keys, now, auditTrail }) =>
       new MemberKeyService(database, new ApiKeyAdmin(database, keys, now, auditTrail)),

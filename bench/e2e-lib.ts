@@ -92,6 +92,8 @@ export class Service {
     profileDir?: string,
     /** more environment (the audit bench's second service: AUDIT_LOG=false) */
     env: Record<string, string> = {},
+    /** the tree to run (bench/ab.ts: an earlier commit's checkout); this one by default */
+    cwd?: string,
   ): Promise<Service> {
     const port = await freePort();
     const args = profileDir
@@ -114,6 +116,7 @@ export class Service {
       },
       stdio: ["ignore", "ignore", "inherit"],
       detached: true,
+      cwd,
     });
     into.push(child);
     const url = `http://127.0.0.1:${port}`;

@@ -1,0 +1,115 @@
+/**
+ * A/B of one route: the service built from another commit (A) against this working tree (B),
+ * both over one bench database, loaded by wrk in interleaved rounds. A change's effect is
+ * smaller than this machine's drift between two runs of bench/e2e.ts, so both sides run in the
+ * same minutes, turn about, and the medians of their rounds are compared.
+ *
+ *   bun run bench/ab.ts --base=<commit> [--route=whoami|tickets|quota] [--rounds=8]
+ *                       [--duration=3] [--connections=32] [--tickets=2000]
+ *                       [--env-a=NAME=value,…] [--env-b=NAME=value,…]
+ *
+ * `--base=HEAD` with `--env-a`/`--env-b` compares two settings of the same tree (the access
+ * log off: `--env-b=LOG_LEVEL=warn`). A is checked out into a temporary git worktree (with this
+ * tree's node_modules) and removed at the end. Needs wrk and TEST_DATABASE_URL's Postgres.
+ */
+import { type ChildProcess, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { benchDatabase, cpuMs, percentile, Service } from "./e2e-lib.ts";
+import { fullSpeed, wrk } from "./paced.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    base: { type: "string" },
+    route: { type: "string", default: "whoami" },
+    rounds: { type: "string", default: "8" },
+    duration: { type: "string", default: "3" },
+    connections: { type: "string", default: "32" },
+    tickets: { type: "string", default: "2000" },
+    "env-a": { type: "string", default: "" },
+    "env-b": { type: "string", default: "" },
+  },
+});
+if (!flags.base) throw new Error("--base=<commit> is required (HEAD compares two settings)");
+const ROUTES: Record<string, string> = {
+  whoami: "/api/v1/whoami",
+  tickets: "/api/v1/tickets?limit=50",
+  quota: "/api/v1/whoami",
+};
+const path = ROUTES[flags.route];
+if (!path) throw new Error(`--route: one of ${Object.keys(ROUTES).join(", ")}`);
+const rounds = Number(flags.rounds);
+const duration = Number(flags.duration);
+const connections = Number(flags.connections);
+
+const envOf = (text: string): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split(",")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+
+const root = resolve(import.meta.dir, "..");
+const checkout = mkdtempSync(join(tmpdir(), "orgit-ab-"));
+const git = (...args: string[]) => execFileSync("git", ["-C", root, ...args], { stdio: "pipe" });
+git("worktree", "add", "--detach", checkout, flags.base);
+symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
+
+wrk(); // found or installed before any load
+const db = await benchDatabase("orgit_ab");
+const children: ChildProcess[] = [];
+try {
+  // A first: its migrations are the older ones, B's run after them on the same database
+  const a = await Service.start(db.url, children, undefined, envOf(flags["env-a"]), checkout);
+  const b = await Service.start(db.url, children, undefined, envOf(flags["env-b"]));
+  const fixture = await b.provision(Number(flags.tickets));
+  const key = flags.route === "quota" ? fixture.spentKey : fixture.key;
+  const sides = [
+    { name: `A ${flags.base}`, service: a, rates: [] as number[], cpu: [] as number[] },
+    { name: "B this tree", service: b, rates: [] as number[], cpu: [] as number[] },
+  ];
+  for (const side of sides) await fullSpeed(side.service.url + path, key, 1, connections); // warm
+  for (let round = 0; round < rounds; round++) {
+    // turn about, each side first every other round
+    for (const side of round % 2 ? [...sides].reverse() : sides) {
+      const pid = side.service.pid();
+      const before = cpuMs(pid);
+      const run = await fullSpeed(side.service.url + path, key, duration, connections);
+      if (run.failed > 0) console.warn(`  ${side.name}: ${run.failed} requests without an answer`);
+      side.rates.push(run.rate);
+      side.cpu.push(((cpuMs(pid) - before) * 1000) / (run.rate * duration));
+    }
+    const [sa, sb] = sides;
+    console.log(
+      `round ${round + 1}: A ${sa?.rates.at(-1)?.toFixed(0)} req/s ${sa?.cpu.at(-1)?.toFixed(1)} µs` +
+        `  B ${sb?.rates.at(-1)?.toFixed(0)} req/s ${sb?.cpu.at(-1)?.toFixed(1)} µs`,
+    );
+  }
+  const [sa, sb] = sides.map((s) => ({
+    rate: percentile(s.rates, 0.5),
+    cpu: percentile(s.cpu, 0.5),
+  }));
+  if (!sa || !sb) throw new Error("unreachable");
+  console.log(`\n${flags.route} (${path}), medians of ${rounds} rounds of ${duration} s:`);
+  console.log(
+    `  A ${flags.base}: ${sa.rate.toFixed(0)} req/s, ${sa.cpu.toFixed(1)} µs CPU a request`,
+  );
+  console.log(`  B this tree: ${sb.rate.toFixed(0)} req/s, ${sb.cpu.toFixed(1)} µs CPU a request`);
+  console.log(
+    `  B / A: throughput ${(sb.rate / sa.rate).toFixed(3)}, CPU ${(sb.cpu / sa.cpu).toFixed(3)}`,
+  );
+} finally {
+  for (const child of children)
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+  await Promise.all(
+    children.map(
+      (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
+    ),
+  );
+  await db.drop();
+  git("worktree", "remove", "--force", checkout);
+  rmSync(checkout, { recursive: true, force: true });
+}

@@ -81,7 +81,7 @@ console.log(
   `PgBouncer on 127.0.0.1:${pgbouncer.port} (transaction mode, pool ${poolSize}) → ${server.host}`,
 );
 const started = Date.now();
-const child = Bun.spawn(["bun", "test", "--parallel=2", "--timeout", "30000", ...suites], {
+const child = Bun.spawn(["bun", "test", "--parallel=2", "--no-isolate", "--timeout", "30000", ...suites], {
   cwd: ROOT,
   env: {
     ...process.env,

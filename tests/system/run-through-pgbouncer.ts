@@ -81,16 +81,19 @@ console.log(
   `PgBouncer on 127.0.0.1:${pgbouncer.port} (transaction mode, pool ${poolSize}) → ${server.host}`,
 );
 const started = Date.now();
-const child = Bun.spawn(["bun", "test", "--parallel=2", "--no-isolate", "--timeout", "30000", ...suites], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    TEST_DATABASE_POOLER_URL: pgbouncer.url(server.pathname.slice(1)),
-    TEST_DRIVERS: "postgres",
+const child = Bun.spawn(
+  ["bun", "test", "--parallel=2", "--no-isolate", "--timeout", "30000", ...suites],
+  {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      TEST_DATABASE_POOLER_URL: pgbouncer.url(server.pathname.slice(1)),
+      TEST_DRIVERS: "postgres",
+    },
+    stdout: "inherit",
+    stderr: "inherit",
   },
-  stdout: "inherit",
-  stderr: "inherit",
-});
+);
 let code = await child.exited;
 let transactions: number;
 try {

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { benchDatabase, cpuMs, percentile, Service } from "./e2e-lib.ts";
+import { benchDatabase, cpuMs, percentile, Service, stopChildren } from "./e2e-lib.ts";
 import { fullSpeed, wrk } from "./paced.ts";
 
 const { values: flags } = parseArgs({
@@ -102,13 +102,7 @@ try {
     `  B / A: throughput ${(sb.rate / sa.rate).toFixed(3)}, CPU ${(sb.cpu / sa.cpu).toFixed(3)}`,
   );
 } finally {
-  for (const child of children)
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-  await Promise.all(
-    children.map(
-      (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
-    ),
-  );
+  await stopChildren(children);
   await db.drop();
   git("worktree", "remove", "--force", checkout);
   rmSync(checkout, { recursive: true, force: true });

@@ -27,6 +27,17 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** Stops the services started (each child leads its own process group: `bun run start` runs the server as its child). */
+export async function stopChildren(children: ChildProcess[]): Promise<void> {
+  for (const child of children)
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+  await Promise.all(
+    children.map(
+      (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
+    ),
+  );
+}
+
 /**
  * A database of its own on TEST_DATABASE_URL's server (default the local `test` one) for one
  * bench run: `admin` is a connection to the server's own database, `drop()` removes it again.

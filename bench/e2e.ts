@@ -27,7 +27,7 @@ import autocannon from "autocannon";
 import { auditCost } from "./e2e-audit.ts";
 import { bigOrganization } from "./e2e-big.ts";
 import { autocannonLoad, graphqlPair, REST_TICKETS, TICKETS_BODY } from "./e2e-graphql.ts";
-import { benchDatabase, cpuMs, type Load, Service, summary } from "./e2e-lib.ts";
+import { benchDatabase, cpuMs, type Load, Service, stopChildren, summary } from "./e2e-lib.ts";
 import { writePath } from "./e2e-writes.ts";
 import { fullSpeed, pacedLoad, wrk } from "./paced.ts";
 
@@ -84,14 +84,7 @@ try {
 }
 
 async function cleanUp() {
-  // each child leads its own process group (`bun run start` runs the server as its child)
-  for (const child of children)
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-  await Promise.all(
-    children.map(
-      (child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r))),
-    ),
-  );
+  await stopChildren(children);
   await benchDb.drop();
 }
 

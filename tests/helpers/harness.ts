@@ -163,8 +163,8 @@ export interface TestAppOptions {
  * Password hashes in tests: scrypt with N = 2^10 instead of OWASP's 2^17, 1 MiB and about a
  * millisecond a hash instead of 128 MiB and most of a second. Hundreds of sign-ins and
  * invitations hash passwords, and every hash records its own parameters, so everything else
- * is the same code; the suites that check the production parameters ask for OWASP_SCRYPT
- * (docs/testing.md).
+ * is the same code; a suite that checks the production parameters passes
+ * `passwordHashing: undefined` and gets createApp's own (docs/testing.md).
  */
 export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
 

@@ -42,13 +42,17 @@ afterAll(async () => {
 }, 30_000);
 
 /**
- * A page whose requests to anything but this service are aborted and listed in `external`.
+ * A page whose requests to anything but this service are aborted and listed in `external`,
+ * opened as on a first visit.
  * One context serves every test: the Chromium of @sparticuz/chromium runs as a single process,
  * and closing a context can take the whole browser down with it.
  */
 async function offlinePage(): Promise<{ page: Page; external: string[]; close(): Promise<void> }> {
   context ??= await browser.newContext();
   const page = await context.newPage();
+  // GraphiQL keeps its editors, tabs and open panels in the context's localStorage: each test
+  // starts from a first visit, whichever ran before it
+  await page.addInitScript(() => window.localStorage.clear());
   const external: string[] = [];
   await page.route("**/*", (route) => {
     const url = route.request().url();

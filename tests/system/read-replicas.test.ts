@@ -44,8 +44,19 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
   let writer: Record<string, string>;
   let reader: Record<string, string>;
 
-  const readyz = async () => (await (await fetch(`${service.base}/readyz`)).json()) as Readyz;
-  const replicaState = async () => (await readyz()).replicas[0]?.state;
+  const readyz = async (on = service) =>
+    (await (await fetch(`${on.base}/readyz`)).json()) as Readyz;
+  const replicaState = async (on = service) => (await readyz(on)).replicas[0]?.state;
+  /**
+   * Each test starts here, whatever ran before it (`bun test --randomize`): both instances
+   * read from the replica again (an earlier test may have paused, stopped or outrun it).
+   */
+  const replicaInUse = () =>
+    eventually(
+      async () => (await replicaState(service)) === "ok" && (await replicaState(other)) === "ok",
+      "the replica in use on both instances",
+      15_000,
+    );
   const listTickets = async (headers: Record<string, string>, on = service) => {
     const response = await fetch(`${on.base}/api/v1/tickets?limit=100`, { headers });
     const text = await response.text();
@@ -74,6 +85,14 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
       body: JSON.stringify({ title, description: "written on the primary" }),
     });
     expect(response.status, await response.clone().text()).toBe(201);
+  };
+  /** A ticket the replica has replayed: the reader's list, served by the replica, shows it. */
+  const replicated = async (title: string) => {
+    await createTicket(title);
+    await eventually(
+      async () => (await listTickets(reader)).includes(title),
+      "the replica replays the ticket",
+    );
   };
   /** index and sequential scans of tickets on the replica: its own statistics */
   const ticketScansOnReplica = async () => {
@@ -123,7 +142,7 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
     });
     writer = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
     reader = { authorization: `Bearer ${second.secret}`, "content-type": "application/json" };
-    await eventually(async () => (await replicaState()) === "ok", "the replica in use", 15_000);
+    await replicaInUse();
   }, 90_000);
 
   afterAll(async () => {
@@ -137,11 +156,8 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
   });
 
   test("a list is served by the replica: its own statistics count the scan", async () => {
-    await createTicket("counted on the replica");
-    await eventually(
-      async () => (await listTickets(reader)).includes("counted on the replica"),
-      "the replica replays the ticket",
-    );
+    await replicaInUse();
+    await replicated("counted on the replica");
     const before = await ticketScansOnReplica();
     const readsBefore = (await readyz()).reads.replica;
     expect(await listTickets(reader)).toContain("counted on the replica");
@@ -153,6 +169,8 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
   });
 
   test("a key reads its own write through a lagging replica; another key sees the replica's copy", async () => {
+    await replicaInUse();
+    await replicated("replayed before the pause");
     await onReplica`select pg_wal_replay_pause()`;
     try {
       await createTicket("written while replay is paused");
@@ -160,7 +178,7 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
       expect(await listTickets(writer)).toContain("written while replay is paused");
       // the other key may lag (within REPLICA_MAX_LAG_MS): the paused replica answers, without it
       const seenByReader = await listTickets(reader);
-      expect(seenByReader).toContain("counted on the replica");
+      expect(seenByReader).toContain("replayed before the pause");
       expect(seenByReader).not.toContain("written while replay is paused");
     } finally {
       await onReplica`select pg_wal_replay_resume()`;
@@ -172,6 +190,7 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
   });
 
   test("a key's write on one instance is read by the same key on another instance through the paused replica", async () => {
+    await replicaInUse();
     await onReplica`select pg_wal_replay_pause()`;
     try {
       await createTicket("written on instance A", service);
@@ -184,7 +203,8 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
   });
 
   test("/graphql: a key's query sees its own mutation while replay is paused; another key's query reads the replica", async () => {
-    await eventually(async () => (await replicaState()) === "ok", "the replica in use");
+    await replicaInUse();
+    await replicated("replayed before the GraphQL pause");
     await onReplica`select pg_wal_replay_pause()`;
     try {
       const created = await graphql(
@@ -194,7 +214,7 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
       expect(created.data.createTicket).toBeDefined();
       expect(await graphqlTitles(writer)).toContain("written over GraphQL");
       const seenByReader = await graphqlTitles(reader);
-      expect(seenByReader).toContain("counted on the replica");
+      expect(seenByReader).toContain("replayed before the GraphQL pause");
       expect(seenByReader).not.toContain("written over GraphQL");
     } finally {
       await onReplica`select pg_wal_replay_resume()`;
@@ -202,6 +222,7 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
   });
 
   test("a replica further behind than REPLICA_MAX_LAG_MS is skipped, then used again", async () => {
+    await replicaInUse();
     await onReplica`select pg_wal_replay_pause()`;
     try {
       await createTicket("behind the lag bound");
@@ -221,7 +242,7 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
   });
 
   test("a replica that stops answering (SIGSTOP) is left within seconds: reads waiting on it finish on the primary", async () => {
-    await eventually(async () => (await replicaState()) === "ok", "the replica in use");
+    await replicaInUse();
     const postmaster = readFileSync(`${replica.dir}/data/postmaster.pid`, "utf8").split("\n")[0];
     const children = Bun.spawnSync(["pgrep", "-P", String(postmaster)]).stdout.toString();
     const pids = [...children.split("\n").filter(Boolean), String(postmaster)].map(Number);
@@ -243,8 +264,19 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
     await eventually(async () => (await replicaState()) === "ok", "the replica in use again");
   });
 
-  test("the replica stopped: reads fall back to the primary with no 5xx and the instance stays ready", async () => {
+  test("the replica stopped: reads fall back to the primary with no 5xx and the instance stays ready; started again, it is used again", async () => {
+    await replicaInUse();
     await replica.stop("immediate");
+    try {
+      await replicaDown();
+    } finally {
+      await replica.start();
+    }
+    await replicaInUse();
+  });
+
+  /** The body of the test above, while the replica is stopped. */
+  async function replicaDown() {
     const statuses: number[] = [];
     for (let round = 0; round < 10; round++) {
       const answers = await Promise.all(
@@ -263,9 +295,10 @@ describe.skipIf(Boolean(missing))("read replicas (initdb, pg_basebackup -R)", ()
     expect(response.status).toBe(200);
     const body = (await response.json()) as Readyz;
     expect(body.replicas).toEqual([{ name: "replica-1", state: "unavailable", lagMs: null }]);
-    const before = body.reads.primary;
-    expect(await listTickets(reader)).toContain("behind the lag bound");
+    await createTicket("written while the replica is down");
+    const before = (await readyz()).reads.primary;
+    expect(await listTickets(reader)).toContain("written while the replica is down");
     expect((await readyz()).reads.primary).toBe(before + 1);
     expect(service.output()).toContain("read replica skipped: unavailable");
-  });
+  }
 });

@@ -6,7 +6,7 @@
  *
  *   bun run bench/ab.ts --base=<commit> [--route=whoami|tickets|quota] [--rounds=8]
  *                       [--duration=3] [--connections=32] [--tickets=2000]
- *                       [--env-a=NAME=value,…] [--env-b=NAME=value,…]
+ *                       [--env-a=NAME=value,…] [--env-b=NAME=value,…] [--pin]
  *
  * `--base=HEAD` with `--env-a`/`--env-b` compares two settings of the same tree (the access
  * log off: `--env-b=LOG_LEVEL=warn`). A is checked out into a temporary git worktree (with this
@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { benchDatabase, cpuMs, percentile, Service, stopChildren } from "./e2e-lib.ts";
+import { benchDatabase, cpuMs, percentile, pinServers, Service, stopChildren } from "./e2e-lib.ts";
 import { fullSpeed, wrk } from "./paced.ts";
 
 const { values: flags } = parseArgs({
@@ -30,6 +30,8 @@ const { values: flags } = parseArgs({
     tickets: { type: "string", default: "2000" },
     "env-a": { type: "string", default: "" },
     "env-b": { type: "string", default: "" },
+    /** both services on CPU 0, wrk on the others (bench/e2e-lib.ts `pinServers`) */
+    pin: { type: "boolean", default: false },
   },
 });
 if (!flags.base) throw new Error("--base=<commit> is required (HEAD compares two settings)");
@@ -58,6 +60,7 @@ const git = (...args: string[]) => execFileSync("git", ["-C", root, ...args], { 
 git("worktree", "add", "--detach", checkout, flags.base);
 symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
 
+if (flags.pin) pinServers();
 wrk(); // found or installed before any load
 const db = await benchDatabase("orgit_ab");
 const children: ChildProcess[] = [];

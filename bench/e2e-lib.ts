@@ -2,9 +2,10 @@
  * bench/e2e.ts's pieces: the service as a child process (`bun run start`), provisioning through
  * the operator API, and the few statistics it prints.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { availableParallelism } from "node:os";
 import postgres from "postgres";
 
 const ADMIN_TOKEN = "bench-operator-token-0123456789";
@@ -25,6 +26,27 @@ export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+let pinned = false;
+
+/**
+ * `--pin`: the servers on CPU 0, this process and its load generators (wrk, autocannon) on the
+ * other CPUs, with `taskset`. Unpinned, a server and wrk share and swap cores, and on a 2-core
+ * machine one server's rounds scattered by ±30 % (docs/performance.md, session 21).
+ */
+export function pinServers(): void {
+  const cpus = availableParallelism();
+  if (cpus < 2) throw new Error("--pin needs 2 CPUs or more");
+  execFileSync("taskset", ["-a", "-p", "-c", `1-${cpus - 1}`, String(process.pid)], {
+    stdio: "ignore",
+  });
+  pinned = true;
+}
+
+/** A server started after `pinServers()` moves to CPU 0, every thread of it. */
+export function pinServer(pid: number): void {
+  if (pinned) execFileSync("taskset", ["-a", "-p", "-c", "0", String(pid)], { stdio: "ignore" });
 }
 
 /** Stops the services started (each child leads its own process group: `bun run start` runs the server as its child). */
@@ -142,7 +164,9 @@ export class Service {
       if (i > 300) throw new Error("the service did not become ready in 30 s");
       await Bun.sleep(100);
     }
-    return new Service(url, child);
+    const service = new Service(url, child);
+    pinServer(service.pid());
+    return service;
   }
 
   async operator<T>(query: string, variables: Record<string, unknown>): Promise<T> {

@@ -18,6 +18,7 @@
  *                                           `bun --cpu-prof-md`; the profile lands in bench/profiles
  *                        [--audit]          only the audit trail: whoami with recording on vs off,
  *                                           and filtered pages of a 1,000,000-row log (e2e-audit.ts)
+ *                        [--pin]            the servers on CPU 0, the load generators on the others
  *
  * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; the
  * bench creates its own database there and drops it at the end.
@@ -27,7 +28,16 @@ import autocannon from "autocannon";
 import { auditCost } from "./e2e-audit.ts";
 import { bigOrganization } from "./e2e-big.ts";
 import { autocannonLoad, graphqlPair, REST_TICKETS, TICKETS_BODY } from "./e2e-graphql.ts";
-import { benchDatabase, cpuMs, type Load, Service, stopChildren, summary } from "./e2e-lib.ts";
+import {
+  benchDatabase,
+  cpuMs,
+  type Load,
+  pinServer,
+  pinServers,
+  Service,
+  stopChildren,
+  summary,
+} from "./e2e-lib.ts";
 import { writePath } from "./e2e-writes.ts";
 import { fullSpeed, pacedLoad, wrk } from "./paced.ts";
 
@@ -44,6 +54,7 @@ const TICKETS = Number(flags.tickets ?? 10_000);
 const PROFILE = flags.profile as "whoami" | "tickets" | "quota" | "graphql" | undefined;
 const SOAK = flags.soak ? Number(flags.soak === "true" ? 600 : flags.soak) : 0;
 
+if (flags.pin) pinServers();
 const benchDb = await benchDatabase("orgit_bench");
 const databaseUrl = benchDb.url;
 
@@ -295,6 +306,7 @@ async function startBaseline(
     });
     child.once("exit", (code) => reject(new Error(`baseline exited (${code})`)));
   });
+  pinServer(child.pid as number);
   return { url: `http://127.0.0.1:${port}`, pid: child.pid as number };
 }
 

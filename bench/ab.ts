@@ -104,6 +104,17 @@ try {
   console.log(
     `  B / A: throughput ${(sb.rate / sa.rate).toFixed(3)}, CPU ${(sb.cpu / sa.cpu).toFixed(3)}`,
   );
+  // the two sides of a round ran back to back: their ratio is spared the machine's slower
+  // spells, which move both medians above by more than a small change's effect
+  const [ra, rb] = sides;
+  const paired = (of: (side: typeof ra) => number[]) =>
+    percentile(
+      of(rb).map((value, i) => value / (of(ra)[i] as number)),
+      0.5,
+    ).toFixed(3);
+  console.log(
+    `  B / A, median of the rounds' own ratios: throughput ${paired((side) => side?.rates ?? [])}, CPU ${paired((side) => side?.cpu ?? [])}`,
+  );
 } finally {
   await stopChildren(children);
   await db.drop();

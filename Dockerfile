@@ -43,6 +43,10 @@ RUN bun install --production --frozen-lockfile --ignore-scripts --omit=peer \
 FROM docker.io/oven/bun:1.4.5-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+# Bun's allocator (mimalloc) keeps the memory it freed instead of handing it back to the kernel
+# 100 ms later: the madvise calls and page faults of that churn were a sixth of the service's
+# CPU under load (docs/decisions.md §39). Set it to a delay in ms to return memory again.
+ENV MIMALLOC_PURGE_DELAY=-1
 
 # Owned by root, readable but not writable by the service user: a compromised process cannot
 # rewrite its own code or dependencies.

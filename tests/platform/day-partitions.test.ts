@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { sql as sqlTag } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -10,10 +11,17 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { createDatabase, type Database } from "../../src/db/client.ts";
 import { DAY_PARTITIONED, PartitionUpkeep } from "../../src/db/partition-upkeep.ts";
-import { DAY_MS, dayOf, dayPartitions, rowsOf } from "../../src/db/queries/day-partitions.ts";
+import {
+  DAY_MS,
+  dayOf,
+  dayPartitions,
+  ensureDayPartitions,
+  rowsOf,
+} from "../../src/db/queries/day-partitions.ts";
 import { createLogger } from "../../src/logger.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver } from "../helpers/harness.ts";
+import { eventually } from "../helpers/wait.ts";
 
 /**
  * Quota usage, idempotency records and webhook deliveries are range-partitioned by day
@@ -265,5 +273,41 @@ describeEachDriver("day partitions", (driver) => {
       expect((await turn).ran, "the upkeep turn completes once the request commits").toBe(true);
       const [count] = await sql("select count(*)::int as n from webhook_deliveries");
       expect(Number(count?.n), "the request's delivery is stored").toBe(1);
+    });
+
+  if (driver === "postgres")
+    test("a delivery updated in the default partition while upkeep moves its day out: both finish, no deadlock", async () => {
+      const { sql, finish } = await openBeforePartitioning(driver);
+      const database = await finish();
+      const parents = await seedParents(sql);
+      const day = dayOf(Date.now() + 400 * DAY_MS); // no partition: the row is in the default
+      const [row] = await sql(
+        `insert into webhook_deliveries (event_id, subscription_id, created_at)
+         values ('${parents.event}', '${parents.sub}', '${isoDay(day + 3_600_000)}') returning id`,
+      );
+      // the dispatcher's update holds the default partition from its start, as this does
+      await sql("begin");
+      await sql("lock table webhook_deliveries_default in row exclusive mode");
+      const creating = ensureDayPartitions(database.db, DAY_PARTITIONED.webhookDeliveries, [day]);
+      await eventually(
+        async () =>
+          rowsOf<{ n: number }>(
+            await database.db.execute(sqlTag`
+              select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
+              where not l.granted and c.relname = 'webhook_deliveries_default'`),
+          )[0]?.n === 1,
+        "upkeep waits for the default partition",
+      );
+      const updated = await sql(
+        `update webhook_deliveries set last_error = 'while upkeep waits' where id = '${row?.id}' returning id`,
+      );
+      expect(updated.length, "the update is not held by a moved row's lock").toBe(1);
+      await sql("commit");
+      await creating;
+      const name = `webhook_deliveries_d${isoDay(day).slice(0, 10).replaceAll("-", "")}`;
+      expect(
+        await sql(`select id, last_error from "${name}"`),
+        "the updated row moved into its day",
+      ).toEqual([{ id: row?.id, last_error: "while upkeep waits" }]);
     });
 });

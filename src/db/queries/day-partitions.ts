@@ -94,6 +94,11 @@ export async function ensureDayPartitions(
           ),
         );
         if (spec.hasDefault) {
+          // the attach below needs the default partition's ACCESS EXCLUSIVE lock: taken before
+          // its rows are moved, not after. Taken after, a request that held the partition (a
+          // delivery's update) waited for a moved row's lock while the attach waited for it: a
+          // deadlock, which Postgres broke by failing the request
+          await tx.execute(sql.raw(`lock table "${spec.table}_default" in access exclusive mode`));
           const inDay =
             `"${spec.column}" >= '${new Date(day).toISOString()}' ` +
             `and "${spec.column}" < '${new Date(day + DAY_MS).toISOString()}'`;

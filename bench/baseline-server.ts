@@ -1,7 +1,7 @@
 /**
  * The hand-written twin of orgit's hot routes, for bench/e2e.ts: plain Elysia over postgres.js
  * prepared statements, no GraphQL, no Drizzle. It does the least work that gives the same
- * answers, as lean as the independent harness's twin (issue 32): the key hashed (SHA-256) and
+ * answers, as lean as the independent harness's twin (docs/performance.md): the key hashed (SHA-256) and
  * looked up in a map loaded at start, the daily-quota count in memory, the contract's eight
  * limit headers plus X-Request-Id on every answer but no token-bucket bookkeeping (limits so
  * high they never refuse, as the bench configures the service, leave the rate headers

@@ -4,7 +4,7 @@
  * key, the same organization and the same fields (the REST route's ListTickets operation,
  * src/graphql/operations/tickets.graphql). The query is compiled by graphql-jit from its second
  * execution on (src/graphql/repeat-compiler.ts), so the load measures the compiled path; the
- * target is ≥ 0.8 of the REST route (issue 32). Loaded by autocannon and by wrk (a POST body
+ * target is ≥ 0.8 of the REST route (docs/performance.md). Loaded by autocannon and by wrk (a POST body
  * through bench/paced.lua's WRK_BODY), interleaved round by round, with the server process's
  * CPU per request, which is steadier than req/s on a shared machine.
  */

@@ -33,7 +33,7 @@ let pinned = false;
 /**
  * `--pin`: the servers on CPU 0, this process and its load generators (wrk, autocannon) on the
  * other CPUs, with `taskset`. Unpinned, a server and wrk share and swap cores, and on a 2-core
- * machine one server's rounds scattered by ±30 % (docs/performance.md, session 21).
+ * machine one server's rounds scattered by ±30 % (docs/performance.md, "Reproduce").
  */
 export function pinServers(): void {
   const cpus = availableParallelism();

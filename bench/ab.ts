@@ -70,14 +70,18 @@ try {
   const b = await Service.start(db.url, children, undefined, envOf(flags["env-b"]));
   const fixture = await b.provision(Number(flags.tickets));
   const key = flags.route === "quota" ? fixture.spentKey : fixture.key;
-  const sides = [
-    { name: `A ${flags.base}`, service: a, rates: [] as number[], cpu: [] as number[] },
-    { name: "B this tree", service: b, rates: [] as number[], cpu: [] as number[] },
-  ];
-  for (const side of sides) await fullSpeed(side.service.url + path, key, 1, connections); // warm
+  interface Side {
+    name: string;
+    service: Service;
+    rates: number[];
+    cpu: number[];
+  }
+  const sideA: Side = { name: `A ${flags.base}`, service: a, rates: [], cpu: [] };
+  const sideB: Side = { name: "B this tree", service: b, rates: [], cpu: [] };
+  for (const side of [sideA, sideB]) await fullSpeed(side.service.url + path, key, 1, connections); // warm
   for (let round = 0; round < rounds; round++) {
     // turn about, each side first every other round
-    for (const side of round % 2 ? [...sides].reverse() : sides) {
+    for (const side of round % 2 ? [sideB, sideA] : [sideA, sideB]) {
       const pid = side.service.pid();
       const before = cpuMs(pid);
       const run = await fullSpeed(side.service.url + path, key, duration, connections);
@@ -85,35 +89,26 @@ try {
       side.rates.push(run.rate);
       side.cpu.push(((cpuMs(pid) - before) * 1000) / (run.rate * duration));
     }
-    const [sa, sb] = sides;
-    console.log(
-      `round ${round + 1}: A ${sa?.rates.at(-1)?.toFixed(0)} req/s ${sa?.cpu.at(-1)?.toFixed(1)} µs` +
-        `  B ${sb?.rates.at(-1)?.toFixed(0)} req/s ${sb?.cpu.at(-1)?.toFixed(1)} µs`,
-    );
+    const last = (side: Side) =>
+      `${side.rates.at(-1)?.toFixed(0)} req/s ${side.cpu.at(-1)?.toFixed(1)} µs`;
+    console.log(`round ${round + 1}: A ${last(sideA)}  B ${last(sideB)}`);
   }
-  const [sa, sb] = sides.map((s) => ({
-    rate: percentile(s.rates, 0.5),
-    cpu: percentile(s.cpu, 0.5),
-  }));
-  if (!sa || !sb) throw new Error("unreachable");
-  console.log(`\n${flags.route} (${path}), medians of ${rounds} rounds of ${duration} s:`);
-  console.log(
-    `  A ${flags.base}: ${sa.rate.toFixed(0)} req/s, ${sa.cpu.toFixed(1)} µs CPU a request`,
-  );
-  console.log(`  B this tree: ${sb.rate.toFixed(0)} req/s, ${sb.cpu.toFixed(1)} µs CPU a request`);
-  console.log(
-    `  B / A: throughput ${(sb.rate / sa.rate).toFixed(3)}, CPU ${(sb.cpu / sa.cpu).toFixed(3)}`,
-  );
+  const median = (xs: number[]) => percentile(xs, 0.5);
   // the two sides of a round ran back to back: their ratio is spared the machine's slower
-  // spells, which move both medians above by more than a small change's effect
-  const [ra, rb] = sides;
-  const paired = (of: (side: typeof ra) => number[]) =>
-    percentile(
-      of(rb).map((value, i) => value / (of(ra)[i] as number)),
-      0.5,
-    ).toFixed(3);
+  // spells, which move both medians by more than a small change's effect
+  const pairedRatio = (as: number[], bs: number[]) =>
+    median(bs.map((value, i) => value / (as[i] as number))).toFixed(3);
+  const ratio = (as: number[], bs: number[]) => (median(bs) / median(as)).toFixed(3);
+  console.log(`\n${flags.route} (${path}), medians of ${rounds} rounds of ${duration} s:`);
+  for (const side of [sideA, sideB])
+    console.log(
+      `  ${side.name}: ${median(side.rates).toFixed(0)} req/s, ${median(side.cpu).toFixed(1)} µs CPU a request`,
+    );
   console.log(
-    `  B / A, median of the rounds' own ratios: throughput ${paired((side) => side?.rates ?? [])}, CPU ${paired((side) => side?.cpu ?? [])}`,
+    `  B / A: throughput ${ratio(sideA.rates, sideB.rates)}, CPU ${ratio(sideA.cpu, sideB.cpu)}`,
+  );
+  console.log(
+    `  B / A, median of the rounds' own ratios: throughput ${pairedRatio(sideA.rates, sideB.rates)}, CPU ${pairedRatio(sideA.cpu, sideB.cpu)}`,
   );
 } finally {
   await stopChildren(children);

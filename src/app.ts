@@ -216,16 +216,46 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
   return {
     handle: (request) => Promise.resolve(fetch(routableRequest(request))),
     services: { ...infra, ...graphql.services },
-    stop: async () => {
-      for (const job of jobs) await job.stop();
-      await dispatcher?.stop(); // in-flight deliveries finish (bounded); the rest wait in the outbox
-      await infra.limits.stop(); // writes the last quota counts
-      await partitions?.stop();
-      await infra.auditTrail.stop(); // writes the last audit rows
-      await keys.stop();
-      await live.stop();
-    },
+    stop: () =>
+      stopInOrder(logger, [
+        [
+          "background jobs",
+          async () => {
+            for (const job of jobs) await job.stop();
+          },
+        ],
+        // in-flight deliveries finish (bounded); the rest wait in the outbox
+        ["webhook dispatcher", async () => dispatcher?.stop()],
+        ["rate limits", () => infra.limits.stop()], // writes the last quota counts
+        ["partition upkeep", async () => partitions?.stop()],
+        ["audit trail", () => infra.auditTrail.stop()], // writes the last audit rows
+        ["key store", () => keys.stop()],
+        ["live updates", () => live.stop()],
+      ]),
   };
+}
+
+/** how long a shutdown step runs before the log says what the shutdown is waiting for */
+const SLOW_STOP_MS = 5_000;
+
+/**
+ * Stops the service's parts one after the other. A step still running after SLOW_STOP_MS is
+ * logged by name, and again every SLOW_STOP_MS, so a shutdown that hangs says on what.
+ */
+async function stopInOrder(logger: Logger, steps: [string, () => Promise<unknown>][]) {
+  for (const [step, stop] of steps) {
+    const started = Date.now();
+    const watch = setInterval(
+      () => logger.warn("shutdown is still waiting", { step, waitedMs: Date.now() - started }),
+      SLOW_STOP_MS,
+    );
+    (watch as { unref?: () => void }).unref?.();
+    try {
+      await stop();
+    } finally {
+      clearInterval(watch);
+    }
+  }
 }
 
 /** Secrets another WEBHOOK_SECRET_KEY sealed, sealed again under this one (docs/operations.md). */

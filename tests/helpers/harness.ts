@@ -8,6 +8,7 @@ import { setPeerAddress } from "../../src/http/peer.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { KeyExpiration } from "../../src/modules/operator/api-keys.ts";
 import { migratedPglite, migrationsDigest } from "./pglite-snapshot.ts";
+import { watchedTeardown } from "./teardown-watch.ts";
 
 export type DriverName = "pglite" | "postgres";
 
@@ -338,17 +339,20 @@ export function useTestApp(driver: DriverName, options: TestAppOptions = {}) {
   const db = lateBound<FreshDatabase>("db");
   const make = lateBound<Factories>("make");
   let built: { app: OrgitApp; db: FreshDatabase } | undefined;
+  // kept here too: a slow teardown prints the app's warnings (./teardown-watch.ts)
+  const logs = options.logs ?? [];
   beforeAll(async () => {
     const fresh = await freshDatabase(driver);
-    const instance = await buildTestApp(fresh.database, options);
+    const instance = await buildTestApp(fresh.database, { ...options, logs });
     built = { app: instance, db: fresh };
     app.set(instance);
     db.set(fresh);
     make.set(factories(instance));
   });
   afterAll(async () => {
-    await built?.app.stop();
-    await built?.db.drop();
+    const context = { logs, databaseUrl: built?.db.databaseUrl };
+    await watchedTeardown("the suite's app stopping", async () => built?.app.stop(), context);
+    await watchedTeardown("the suite's database dropped", async () => built?.db.drop(), context);
   });
   return { app: app.handle, db: db.handle, make: make.handle };
 }

@@ -98,6 +98,15 @@ let code = await child.exited;
 let transactions: number;
 try {
   transactions = await pooledTransactions(pgbouncer.port);
+  // a failure's side of the story from the pooler: waits, refusals, lost server connections
+  if (code !== 0) {
+    const problems = pgbouncer
+      .log()
+      .split("\n")
+      .filter((line) => /WARNING|ERROR|FATAL/.test(line));
+    console.error(`PgBouncer's warnings and errors (last 40 of ${problems.length}):`);
+    for (const line of problems.slice(-40)) console.error(`  ${line}`);
+  }
 } finally {
   await pgbouncer.stop();
 }

@@ -13,6 +13,7 @@ import {
   useTestApp,
 } from "../helpers/harness.ts";
 import { ROOT, startServiceProcess } from "../helpers/service-process.ts";
+import { watchedTeardown } from "../helpers/teardown-watch.ts";
 import { eventually, startReceiver } from "../helpers/webhook-receiver.ts";
 
 /**
@@ -146,9 +147,13 @@ describeEachDriver("webhooks survive a crash", (driver: DriverName) => {
 
 describeEachDriver("two instances on one database", (driver: DriverName) => {
   let second: OrgitApp | undefined;
+  const secondLogs: Record<string, unknown>[] = [];
   // registered first so it runs before the shared database is dropped
   afterAll(async () => {
-    await second?.stop();
+    await watchedTeardown("the second instance stopping", async () => second?.stop(), {
+      logs: secondLogs,
+      databaseUrl: second ? db.databaseUrl : undefined,
+    });
   });
   const { app, db, make } = useTestApp(driver, {
     env: { ALLOW_PRIVATE_WEBHOOK_URLS: "true" },
@@ -157,6 +162,7 @@ describeEachDriver("two instances on one database", (driver: DriverName) => {
 
   test("500 events are each attempted once, never by both instances at the same time", async () => {
     second = await buildTestApp(await db.openAnother(), {
+      logs: secondLogs,
       env: { ALLOW_PRIVATE_WEBHOOK_URLS: "true" },
       webhooks: { pollMs: 200, perSubscription: 8 },
     });
@@ -208,17 +214,18 @@ describeEachDriver("graceful shutdown", (driver: DriverName) => {
   const env = { ALLOW_PRIVATE_WEBHOOK_URLS: "true" };
 
   /** a second app on the suite's database whose dispatcher the test stops */
-  async function instance(shutdownGraceMs: number) {
+  async function instance(shutdownGraceMs: number, logs: Record<string, unknown>[] = []) {
     return buildTestApp(await db.openAnother(), {
+      logs,
       env,
       webhooks: { pollMs: 50, perSubscription: 1, shutdownGraceMs },
     });
   }
 
-  async function subscribe(worker: OrgitApp, delayMs: number) {
+  async function subscribe(worker: OrgitApp, delayMs: number, hold?: Promise<unknown>) {
     const { key } = await make.member({ scopes: SCOPES });
     let secret: string | undefined;
-    const receiver = startReceiver(() => secret, { delayMs });
+    const receiver = startReceiver(() => secret, { delayMs, hold });
     const res = await send(worker, "/api/webhooks", {
       key,
       body: { url: receiver.url, events: ["project.created"] },
@@ -264,6 +271,38 @@ describeEachDriver("graceful shutdown", (driver: DriverName) => {
       const [row] = await rows();
       expect(row).toMatchObject({ status: "pending", attempts: 0, leaseUntil: null });
     } finally {
+      receiver.stop();
+    }
+  }, 20_000);
+
+  test("a stop that waits says on what: the log names the step every 5 s", async () => {
+    const logs: Record<string, unknown>[] = [];
+    const worker = await instance(30_000, logs);
+    let release = () => {};
+    const { key, receiver } = await subscribe(
+      worker,
+      0,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    try {
+      await send(worker, "/api/projects", { key, body: { name: "Held" } });
+      await eventually(() => receiver.arrived.length >= 1, "send in flight");
+      const stopping = worker.stop();
+      const waiting = () => logs.filter((line) => line.msg === "shutdown is still waiting");
+      await eventually(() => waiting().length >= 1, "the shutdown's warning", 8_000);
+      expect(waiting()[0]).toMatchObject({ level: "warn", step: "webhook dispatcher" });
+      expect(waiting()[0]?.waitedMs).toBeGreaterThanOrEqual(5_000);
+      release();
+      await stopping;
+      const [row] = await rows();
+      expect(row, "the held send finished within the grace period").toMatchObject({
+        status: "delivered",
+      });
+      expect(waiting().every((line) => line.step === "webhook dispatcher")).toBe(true);
+    } finally {
+      release();
       receiver.stop();
     }
   }, 20_000);

@@ -1,8 +1,9 @@
 /**
- * `bun run bench/audit-writes.ts [json|copy] [indexes] [organizations] [keys] [rows per batch]`:
+ * `bun run bench/audit-writes.ts [json|copy] [indexes] [organizations] [keys] [rows per batch]
+ * [rows in all]`:
  * what writing one audit
  * row costs each side, apart from HTTP and the load generator (docs/performance.md,
- * "Recording's cost"). A fresh database at the migrations' schema; 50 batches of 1,000 rows
+ * "Recording's cost"). A fresh database at the migrations' schema; 50,000 rows (by default) in batches
  * built beforehand, written one after the other over one connection as the recorder does;
  * then the CPU that connection's Postgres backend spent (from /proc, 10 ms ticks) and this
  * process's, per row.
@@ -17,10 +18,16 @@ import { type AuditTuple, insertAuditRows } from "../src/db/queries/audit-log.ts
 import { ensureDayPartitions } from "../src/db/queries/audit-partitions.ts";
 import { benchDatabase, cpuMs } from "./e2e-lib.ts";
 
-const [mode = "json", indexes = "all", orgCount = "1", keyCount = "10", batchRows = "1000"] =
-  process.argv.slice(2);
+const [
+  mode = "json",
+  indexes = "all",
+  orgCount = "1",
+  keyCount = "10",
+  batchRows = "1000",
+  totalRows = "50000",
+] = process.argv.slice(2);
 const ROWS = Number(batchRows);
-const BATCHES = Math.round(50_000 / ROWS);
+const BATCHES = Math.max(1, Math.round(Number(totalRows) / ROWS));
 const drop = (...names: string[]) => names.map((name) => `drop index audit_log_${name}_idx`);
 const VARIANTS: Record<string, string[]> = {
   all: [],

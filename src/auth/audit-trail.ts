@@ -75,11 +75,17 @@ export interface AuditTrailOptions {
   /** false: nothing is recorded (the benchmark's baseline) */
   enabled?: boolean;
   /**
-   * how often the buffer is written (50 ms: small statements often, so that none holds the event
-   * loop or takes Postgres's core long; docs/decisions.md §35); 0: only by `flush()` and at
+   * how often the buffer is written (250 ms: each statement costs both sides a fixed part
+   * besides its rows; docs/decisions.md §40); 0: only by `flush()`, `flushAtRequests` and at
    * stop (tests)
    */
   flushMs?: number;
+  /**
+   * a flush starts as soon as this many requests arrived since the last one was taken (5,000:
+   * under heavy traffic a statement's text, built on the event loop, stays under a millisecond
+   * of work; docs/decisions.md §40); 0: never by count
+   */
+  flushAtRequests?: number;
   /** rows held at most while the database is away or slow */
   capacity?: number;
   /**
@@ -94,6 +100,9 @@ export class AuditTrail {
   /** requests are folded into their rows as they arrive, until a flush takes the rows */
   private readonly folds = new RequestFolds();
   private readonly timer: PeriodicFlush;
+  private readonly flushAt: number;
+  /** requests recorded since a flush last took the buffer */
+  private sinceTaken = 0;
   readonly enabled: boolean;
 
   constructor(
@@ -109,9 +118,13 @@ export class AuditTrail {
       capacity: options.capacity ?? 100_000,
       batchSize: options.batchSize ?? 2_500,
       weight: entryWeight,
-      taken: () => this.folds.close(),
+      taken: () => {
+        this.folds.close();
+        this.sinceTaken = 0;
+      },
     });
-    this.timer = new PeriodicFlush(() => this.batch.flush(), options.flushMs ?? 50);
+    this.timer = new PeriodicFlush(() => this.batch.flush(), options.flushMs ?? 250);
+    this.flushAt = options.flushAtRequests ?? 5_000;
   }
 
   /** Counters for operators and tests: pending, written, dropped. */
@@ -138,6 +151,7 @@ export class AuditTrail {
       null,
     ]);
     if (started) this.batch.push(started);
+    if (++this.sinceTaken === this.flushAt) this.timer.runNext();
   }
 
   /**

@@ -12,6 +12,8 @@ import type { Logger } from "../logger.ts";
 export class PeriodicFlush {
   private timer?: ReturnType<typeof setInterval>;
   private running?: Promise<void>;
+  /** a flush is to follow the running one (`runNext`) */
+  private queued = false;
 
   constructor(
     private readonly flush: () => Promise<void>,
@@ -24,6 +26,25 @@ export class PeriodicFlush {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * A flush now, or right after the running one, which took its rows before these came: a
+   * buffer that filled up early is written without waiting for the timer. Calls meanwhile
+   * share that one flush.
+   */
+  runNext(): void {
+    if (!this.running) {
+      void this.run();
+      return;
+    }
+    if (this.queued) return;
+    this.queued = true;
+    const next = () => {
+      this.queued = false;
+      void this.run();
+    };
+    void this.running.then(next, next);
   }
 
   start(): void {

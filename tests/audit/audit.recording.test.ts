@@ -225,3 +225,49 @@ test("recording off (the benchmark's baseline) records nothing", async () => {
     await fresh.drop();
   }
 });
+
+test("runNext: a flush now when none runs, else exactly one more right after the running one", async () => {
+  let runs = 0;
+  const releases: (() => void)[] = [];
+  const flush = new PeriodicFlush(async () => {
+    runs++;
+    await new Promise<void>((resolve) => releases.push(resolve));
+  }, 0);
+  flush.runNext();
+  expect(runs, "nothing running: it starts at once").toBe(1);
+  flush.runNext();
+  flush.runNext();
+  expect(runs, "one is running: the next waits for it").toBe(1);
+  releases.shift()?.();
+  await eventually(() => runs === 2, "the queued run after the first");
+  releases.shift()?.();
+  await flush.stop(false);
+  expect(runs, "two calls meanwhile queued a single run").toBe(2);
+});
+
+test("a flush starts by itself once flushAtRequests requests arrived since the last one", async () => {
+  const fresh = await freshDatabase("pglite");
+  const app = await buildTestApp(fresh.database, { audit: { flushMs: 0, flushAtRequests: 3 } });
+  const requestRows = async () =>
+    (await fresh.database.db.select().from(auditLog)).filter((r) => r.kind === "request");
+  const written = () => app.services.auditTrail.stats.written;
+  try {
+    const member = await factories(app).member(); // api_key.created, held
+    for (let i = 0; i < 2; i++) await send(app, "/api/v1/whoami", { key: member.key });
+    await eventually(() => app.services.auditTrail.stats.received === 3, "two requests recorded");
+    expect(written(), "two requests: no flush yet, no timer").toBe(0);
+    await send(app, "/api/v1/whoami", { key: member.key });
+    await eventually(() => written() === 4, "the third request's flush: event and three requests");
+    expect((await requestRows()).reduce((n, r) => n + r.requests, 0)).toBe(3);
+    await send(app, "/api/v1/whoami", { key: member.key });
+    await send(app, "/api/v1/whoami", { key: member.key });
+    await eventually(() => app.services.auditTrail.stats.received === 6, "two more recorded");
+    expect(written(), "the count starts again from the flush").toBe(4);
+    await send(app, "/api/v1/whoami", { key: member.key });
+    await eventually(() => written() === 7, "the next three requests written");
+    expect((await requestRows()).reduce((n, r) => n + r.requests, 0)).toBe(6);
+  } finally {
+    await app.stop();
+    await fresh.drop();
+  }
+});

@@ -199,7 +199,7 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     resolveHost: options.resolveHost,
     // no retention or audit upkeep timer adding queries: tests run them (changeRetention.run())
     backgroundJobs: options.backgroundJobs ?? false,
-    audit: options.audit ?? { flushMs: 0 },
+    audit: options.audit ?? { flushMs: 0, flushAtRequests: 0 },
     passwordHashing: "passwordHashing" in options ? options.passwordHashing : TEST_SCRYPT,
   });
 }

@@ -48,6 +48,7 @@ import type { SlotTimes } from "./outbox/live-slots.ts";
 import { WebhookSecretBox } from "./outbox/secret-box.ts";
 import type { Resolve } from "./outbox/ssrf.ts";
 import type { DomainServices, Infrastructure, Services } from "./services.ts";
+import { stopInOrder } from "./shutdown.ts";
 
 export interface AppOptions extends LimitsOptions {
   config: Config;
@@ -233,29 +234,6 @@ export async function createApp(options: AppOptions): Promise<OrgitApp> {
         ["live updates", () => live.stop()],
       ]),
   };
-}
-
-/** how long a shutdown step runs before the log says what the shutdown is waiting for */
-const SLOW_STOP_MS = 5_000;
-
-/**
- * Stops the service's parts one after the other. A step still running after SLOW_STOP_MS is
- * logged by name, and again every SLOW_STOP_MS, so a shutdown that hangs says on what.
- */
-async function stopInOrder(logger: Logger, steps: [string, () => Promise<unknown>][]) {
-  for (const [step, stop] of steps) {
-    const started = Date.now();
-    const watch = setInterval(
-      () => logger.warn("shutdown is still waiting", { step, waitedMs: Date.now() - started }),
-      SLOW_STOP_MS,
-    );
-    (watch as { unref?: () => void }).unref?.();
-    try {
-      await stop();
-    } finally {
-      clearInterval(watch);
-    }
-  }
 }
 
 /** Secrets another WEBHOOK_SECRET_KEY sealed, sealed again under this one (docs/operations.md). */

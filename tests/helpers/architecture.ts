@@ -21,7 +21,7 @@ export const GENERATED = /(^|\/)(generated|[^/]*\.generated|[^/]*\.gen)(\/|\.ts$
 export const FLOORS: { name: string; patterns: RegExp[] }[] = [
   {
     name: "entry",
-    patterns: [/^src\/(index|deno|boot|app)\.ts$/, /^src\/cli\//, /^src\/demo\//],
+    patterns: [/^src\/(index|deno|boot|app|shutdown)\.ts$/, /^src\/cli\//, /^src\/demo\//],
   },
   // the one list of features, each feature's declaration (index.ts) and what declares it
   {

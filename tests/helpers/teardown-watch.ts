@@ -2,7 +2,7 @@
  * A teardown that takes too long says why: a suite's afterAll that times out in CI otherwise
  * leaves only "a beforeEach/afterEach hook timed out". After WATCH_MS, and again every WATCH_MS,
  * `watchedTeardown` prints to stderr the step still running, the app's warnings and errors so far
- * (its shutdown logs which part it waits on, src/app.ts) and what the sessions of the suite's
+ * (its shutdown logs which part it waits on, src/shutdown.ts) and what the sessions of the suite's
  * database are doing on the server.
  */
 import postgres from "postgres";

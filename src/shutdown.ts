@@ -9,18 +9,29 @@ const SLOW_STOP_MS = 5_000;
 
 export type ShutdownStep = [name: string, stop: () => Promise<unknown>];
 
+/**
+ * Awaits `work`; while it runs, calls `onSlow` with the time waited every `everyMs` (an unref'd
+ * timer: it never keeps the process alive).
+ */
+export async function watched(
+  work: () => Promise<unknown>,
+  everyMs: number,
+  onSlow: (waitedMs: number) => void,
+): Promise<void> {
+  const started = Date.now();
+  const watch = setInterval(() => onSlow(Date.now() - started), everyMs);
+  (watch as { unref?: () => void }).unref?.();
+  try {
+    await work();
+  } finally {
+    clearInterval(watch);
+  }
+}
+
 export async function stopInOrder(logger: Logger, steps: ShutdownStep[]): Promise<void> {
   for (const [step, stop] of steps) {
-    const started = Date.now();
-    const watch = setInterval(
-      () => logger.warn("shutdown is still waiting", { step, waitedMs: Date.now() - started }),
-      SLOW_STOP_MS,
+    await watched(stop, SLOW_STOP_MS, (waitedMs) =>
+      logger.warn("shutdown is still waiting", { step, waitedMs }),
     );
-    (watch as { unref?: () => void }).unref?.();
-    try {
-      await stop();
-    } finally {
-      clearInterval(watch);
-    }
   }
 }

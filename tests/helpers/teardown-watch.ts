@@ -6,6 +6,7 @@
  * database are doing on the server.
  */
 import postgres from "postgres";
+import { watched } from "../../src/shutdown.ts";
 
 const WATCH_MS = 10_000;
 
@@ -21,20 +22,14 @@ export async function watchedTeardown(
   work: () => Promise<unknown>,
   context: TeardownContext = {},
 ): Promise<void> {
-  const started = Date.now();
   let reporting = false; // one report at a time, however slow the server's answer
-  const watch = setInterval(() => {
+  await watched(work, WATCH_MS, (waitedMs) => {
     if (reporting) return;
     reporting = true;
-    void report(step, Date.now() - started, context).finally(() => {
+    void report(step, waitedMs, context).finally(() => {
       reporting = false;
     });
-  }, WATCH_MS);
-  try {
-    await work();
-  } finally {
-    clearInterval(watch);
-  }
+  });
 }
 
 async function report(step: string, waitedMs: number, context: TeardownContext) {

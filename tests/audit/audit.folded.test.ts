@@ -234,3 +234,20 @@ test("folding keeps apart what differs, and never mixes slots or overfills a row
   );
   expect(many.map((r) => r[13])).toEqual([1_000, 1_000, 500]);
 });
+
+test("a row's durations are written as their own text, whatever their size or repetition", () => {
+  const base = 1_800_000_000_000;
+  // hundredths (as the HTTP layer rounds them), repeats, a second and more, finer values, none
+  const durations = [0.29, 0.01, 0.29, 0, 12.34, 999.99, 1000, 4321.5, 0.125, 1e-7, null, 0.29];
+  const rows = foldRequests(
+    durations.map((duration, i) => {
+      const tuple = requestTuple(base + i, {});
+      tuple[8] = duration;
+      return tuple;
+    }),
+  );
+  expect(rows).toHaveLength(1);
+  const written = durations.map((d) => (d === null ? "NULL" : String(d)));
+  expect(rows[0]?.[15]).toBe(`{${written.join(",")}}`);
+  expect(rows[0]?.[15]).toBe("{0.29,0.01,0.29,0,12.34,999.99,1000,4321.5,0.125,1e-7,NULL,0.29}");
+});

@@ -1,4 +1,11 @@
-import { Column, type DriverValueDecoder, is, type Query, type SQL } from "drizzle-orm";
+import {
+  Column,
+  type DriverValueDecoder,
+  is,
+  noopDecoder,
+  type Query,
+  type SQL,
+} from "drizzle-orm";
 import type { Executor } from "./client.ts";
 
 type Decoder = DriverValueDecoder<unknown, unknown>;
@@ -6,9 +13,13 @@ type Decoder = DriverValueDecoder<unknown, unknown>;
 /** A flat selection, as `db.select({ … })` takes it: columns and `sql` values (`mapWith`). */
 type Fields = Record<string, Column | SQL>;
 
-/** Drizzle's columns whose driver value is the value (text, uuid, enums…): nothing to call. */
+/**
+ * Drizzle's columns whose driver value is the value (text, uuid, enums…), and `sql` values
+ * without `mapWith` (their text as it came): nothing to call.
+ */
 const asStored = (decoder: Decoder) =>
-  is(decoder, Column) && decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue;
+  decoder === noopDecoder ||
+  (is(decoder, Column) && decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue);
 
 /**
  * The row mapper of a flat selection: each value through its column's own decoder (the one

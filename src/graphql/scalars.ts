@@ -8,11 +8,16 @@ const parseDate = (value: unknown): Date => {
   return date;
 };
 
+/** `toISOString`'s own form: such text is already what DateTime writes */
+const ISO_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export const DateTime = new GraphQLScalarType<Date, string>({
   name: "DateTime",
   serialize(value) {
-    const date = value instanceof Date ? value : new Date(value as string);
-    return date.toISOString();
+    if (value instanceof Date) return value.toISOString();
+    // the time columns pages read as text (tickets/queries.ts `isoInstant`): no Date made
+    if (typeof value === "string" && ISO_TEXT.test(value)) return value;
+    return new Date(value as string).toISOString();
   },
   parseValue: parseDate,
   parseLiteral(ast) {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { equipment, tickets } from "../../src/db/schema/index.ts";
 import {
   type DriverName,
@@ -190,6 +190,27 @@ function suite(driver: DriverName) {
     expect(Object.keys(rest.body.data[0]).sort()).toEqual(
       ["created_at", "created_by", "equipment_id", "id", "priority", "status", "title"].sort(),
     );
+  });
+
+  test("a page writes each time as GET does: milliseconds truncated, whatever Postgres stored", async () => {
+    const { key } = await make.member({ scopes: SCOPES });
+    const created = await (await send(app, "/api/v1/tickets", { key, body: valid })).json();
+    // microseconds that round up, and a time within the first millisecond of a day
+    for (const [stored, shown] of [
+      ["2026-03-01 23:59:59.999999+00", "2026-03-01T23:59:59.999Z"],
+      ["2026-03-02 00:00:00.000400+00", "2026-03-02T00:00:00.000Z"],
+    ] as const) {
+      await db.database.db
+        .update(tickets)
+        .set({ createdAt: sql`${stored}::timestamptz`, updatedAt: sql`${stored}::timestamptz` })
+        .where(eq(tickets.id, created.id));
+      const listed = await getJson(app, "/api/v1/tickets", key);
+      expect(listed.body.data[0].created_at).toBe(shown);
+      const one = await (await send(app, `/api/v1/tickets/${created.id}`, { key })).json();
+      expect(one.created_at).toBe(shown);
+      const { json } = await graphql(app, key, "{ tickets { data { createdAt updatedAt } } }");
+      expect(json.data.tickets.data[0]).toEqual({ createdAt: shown, updatedAt: shown });
+    }
   });
 }
 

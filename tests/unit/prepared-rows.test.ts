@@ -7,7 +7,7 @@ import { type DriverName, describeEachDriver, send, useTestApp } from "../helper
 /**
  * `preparedRows` maps a prepared select's rows by a mapper made for its columns: the answer
  * must be exactly Drizzle's own, on both drivers, for every kind of column the pages read
- * (uuid, text, enums, timestamps, integers, nulls, an `sql` value with `mapWith`).
+ * (uuid, text, enums, timestamps, integers, nulls, `sql` values with and without `mapWith`).
  */
 function suite(driver: DriverName) {
   const { app, make } = useTestApp(driver);
@@ -47,6 +47,9 @@ function suite(driver: DriverName) {
           Number,
         ),
       missing: sql<number | null>`null::integer`.mapWith(Number),
+      // an `sql` value without mapWith: its text as it came
+      label: sql<string>`'#' || ${tickets.title}`,
+      none: sql<string | null>`null::text`,
     };
     const select = () =>
       db
@@ -73,6 +76,8 @@ function suite(driver: DriverName) {
     expect(first?.version).toBeTypeOf("number");
     expect(first?.equipmentId).toBeNull();
     expect(first?.missing).toBeNull();
+    expect(first?.label).toBe(`#${first?.title}`);
+    expect(first?.none).toBeNull();
   });
 
   test("the tickets page reads through it: the REST list is unchanged", async () => {

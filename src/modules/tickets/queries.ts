@@ -75,14 +75,31 @@ export async function listTickets(
       ? 0
       : ((await statements.total.execute(values))[0]?.total ?? 0);
   const last = rows.at(-1);
-  const next = nextCursor(window, rows.length, total, last && { at: last.createdAt, id: last.id });
+  const next = nextCursor(
+    window,
+    rows.length,
+    total,
+    last && { at: new Date(last.createdAt), id: last.id },
+  );
   const { limit, offset } = window;
   return { data: rows, pagination: { total, limit, offset, nextCursor: next } };
 }
 
 type OptionalColumn = "description" | "assigneeId" | "updatedAt" | "version";
-export type TicketListRow = Omit<TicketRow, "organizationId" | OptionalColumn> &
-  Partial<Pick<TicketRow, OptionalColumn>>;
+/** A page's row; its times come as the ISO text the answers show (`isoInstant`), not as Dates. */
+export type TicketListRow = Omit<TicketRow, "organizationId" | "createdAt" | OptionalColumn> &
+  Partial<Pick<TicketRow, "description" | "assigneeId" | "version">> & {
+    createdAt: string;
+    updatedAt?: string;
+  };
+
+/**
+ * A time as the answers show it (`toISOString`'s text, milliseconds truncated as a Date
+ * truncates them), written by Postgres: the row then carries the answer's own text, and the
+ * service makes no Date of it to write it back out (`DateTime` passes such text as it is).
+ */
+const isoInstant = (column: typeof tickets.createdAt | typeof tickets.updatedAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 type Statements = ReturnType<typeof prepare>;
 const prepared = new WeakMap<Executor, Map<number, Statements>>();
@@ -144,11 +161,11 @@ function prepare(db: Executor, shape: number) {
     priority: tickets.priority,
     equipmentId: tickets.equipmentId,
     createdBy: tickets.createdBy,
-    createdAt: tickets.createdAt,
+    createdAt: isoInstant(tickets.createdAt),
     ...(shape & HISTORY
       ? {
           assigneeId: tickets.assigneeId,
-          updatedAt: tickets.updatedAt,
+          updatedAt: isoInstant(tickets.updatedAt),
           version: tickets.version,
         }
       : {}),

@@ -482,14 +482,14 @@ export type ListTicketsQueryVariables = Exact<{
 }>;
 
 
-export type ListTicketsQuery = { tickets: { data: Array<{ id: string, title: string, status: TicketStatus, priority: TicketPriority, equipmentId: string | null, createdBy: string, createdAt: string }>, pagination: { total: number, limit: number, offset: number, nextCursor: string | null } } };
+export type ListTicketsQuery = { tickets: { data: Array<{ id: string, title: string, status: TicketStatus, priority: TicketPriority, equipment_id: string | null, created_by: string, created_at: string }>, pagination: { total: number, limit: number, offset: number, nextCursor: string | null } } };
 
 export type CreateTicketMutationVariables = Exact<{
   input: CreateTicketInput;
 }>;
 
 
-export type CreateTicketMutation = { createTicket: { id: string, title: string, status: TicketStatus, priority: TicketPriority, equipmentId: string | null, createdBy: string, createdAt: string } };
+export type CreateTicketMutation = { createTicket: { id: string, title: string, status: TicketStatus, priority: TicketPriority, equipment_id: string | null, created_by: string, created_at: string } };
 
 export type TicketRecordFragment = { id: string, title: string, description: string, status: TicketStatus, priority: TicketPriority, equipmentId: string | null, assigneeId: string | null, createdBy: string, createdAt: string, updatedAt: string, version: number };
 
@@ -1308,9 +1308,9 @@ export const ListTicketsDocument = new TypedDocumentString(`
       title
       status
       priority
-      equipmentId
-      createdBy
-      createdAt
+      equipment_id: equipmentId
+      created_by: createdBy
+      created_at: createdAt
     }
     pagination {
       total
@@ -1328,9 +1328,9 @@ export const CreateTicketDocument = new TypedDocumentString(`
     title
     status
     priority
-    equipmentId
-    createdBy
-    createdAt
+    equipment_id: equipmentId
+    created_by: createdBy
+    created_at: createdAt
   }
 }
     `) as unknown as TypedDocumentString<CreateTicketMutation, CreateTicketMutationVariables>;

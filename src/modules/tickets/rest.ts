@@ -2,7 +2,6 @@ import { Elysia, t } from "elysia";
 import {
   AddTicketCommentDocument,
   CreateTicketDocument,
-  type CreateTicketMutation,
   GetTicketDocument,
   ListTicketCommentsDocument,
   ListTicketsDocument,
@@ -47,16 +46,6 @@ const CreateTicketBody = t.Object(
   { title: "CreateTicket" },
 );
 
-const toJson = (ticket: CreateTicketMutation["createTicket"]): typeof TicketJson.static => ({
-  id: ticket.id,
-  title: ticket.title,
-  status: ticket.status,
-  priority: ticket.priority,
-  equipment_id: ticket.equipmentId,
-  created_by: ticket.createdBy,
-  created_at: ticket.createdAt,
-});
-
 const badRequest = t.Composite([ErrorSchema], {
   description: "Validation failed (details name each field), or malformed JSON",
 });
@@ -69,8 +58,8 @@ export const ticketRoutes = ({ auth, idempotency, publicBaseUrl }: RestDeps) =>
       "/tickets",
       async ({ query, run, request, set }) => {
         const { tickets } = await run(ListTicketsDocument, query);
-        const page = { data: tickets.data.map(toJson), pagination: tickets.pagination };
-        return listAnswer(publicBaseUrl, request, set.headers, page);
+        // the operation names the fields as the REST list does (ListTickets' aliases)
+        return listAnswer(publicBaseUrl, request, set.headers, tickets);
       },
       {
         query: t.Object({
@@ -98,7 +87,7 @@ export const ticketRoutes = ({ auth, idempotency, publicBaseUrl }: RestDeps) =>
           const { createTicket } = await ctx.run(CreateTicketDocument, {
             input: ctx.body,
           });
-          return { status: 201, body: toJson(createTicket) };
+          return { status: 201, body: createTicket };
         }),
       {
         body: CreateTicketBody,

@@ -63,6 +63,11 @@ test("the access log's line is the text info('request', fields) writes, secrets 
       "\\",
       '"',
       "\u2028\u0000",
+      // text written with quotes only (a request id's characters), markers' letters included
+      "0f8e2a1c-1234-4abc-8def-0123456789ab",
+      "Bearer-1.2:3",
+      "orgit-0123456789abcdefABCDEF",
+      "",
     ),
   );
   const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
@@ -90,6 +95,39 @@ test("the access log's line is the text info('request', fields) writes, secrets 
   );
   // the markers above were there to be redacted: no key survives in either line
   expect(written.request.join("\n")).not.toMatch(/orgit_[0-9A-Za-z]{16,}/);
+});
+
+test("the access log's line follows each field from one request to the next", () => {
+  const lines: string[] = [];
+  const logger = createLogger("info", (line) => lines.push(line.replace(/"time":"[^"]+",/, "")));
+  const base = {
+    requestId: "a1",
+    method: "GET",
+    path: "/api/v1/whoami",
+    status: 200,
+    durationMs: 0.5,
+    ip: "192.0.2.1",
+    organizationId: "o1",
+    apiKeyId: "k1",
+    operator: undefined,
+    userAgent: "agent/1",
+  };
+  const changes = [
+    {},
+    { requestId: "a2" },
+    { method: "POST", path: "/api/v1/tickets" },
+    { ip: "192.0.2.2", userAgent: "agent/2" },
+    { organizationId: "o2", apiKeyId: "k2" },
+    { path: "/install/s3cret" },
+    {},
+  ];
+  for (const change of changes) logger.request({ ...base, ...change });
+  const expected = changes.map((change) => {
+    const f = { ...base, ...change };
+    const path = f.path === "/install/s3cret" ? "/install/[redacted]" : f.path;
+    return `{"level":"info","msg":"request","requestId":"${f.requestId}","method":"${f.method}","path":"${path}","status":200,"durationMs":0.5,"ip":"${f.ip}","organizationId":"${f.organizationId}","apiKeyId":"${f.apiKeyId}","userAgent":"${f.userAgent}"}`;
+  });
+  expect(lines).toEqual(expected);
 });
 
 test("the access log's line is below the level like any info line", () => {

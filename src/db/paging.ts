@@ -15,6 +15,15 @@ import { afterCursor, type Cursor, decodeCursor, encodeCursor } from "./cursor.t
 export const newestFirst = (...columns: PgColumn[]): SQL[] =>
   columns.map((column) => sql`${column} desc nulls last`);
 
+/**
+ * A time column as the answers write it (`toISOString`'s text, milliseconds truncated as a
+ * Date truncates them), made by Postgres: a page's row then carries the answer's own text, and
+ * no Date is made of it to be written back out (`DateTime` passes such text as it is;
+ * docs/decisions.md §41).
+ */
+export const isoInstant = (column: PgColumn): SQL<string> =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** Interface A list bounds (docs/decisions.md §6). */
 export const PAGE_LIMIT = { min: 1, max: 200, default: 50 } as const;
 /** GraphQL Int is 32-bit; larger offsets could only ever return an empty page. */

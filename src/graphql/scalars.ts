@@ -15,7 +15,7 @@ export const DateTime = new GraphQLScalarType<Date, string>({
   name: "DateTime",
   serialize(value) {
     if (value instanceof Date) return value.toISOString();
-    // the time columns pages read as text (tickets/queries.ts `isoInstant`): no Date made
+    // the time columns pages read as text (db/paging.ts `isoInstant`): no Date made
     if (typeof value === "string" && ISO_TEXT.test(value)) return value;
     return new Date(value as string).toISOString();
   },

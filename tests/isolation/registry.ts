@@ -150,7 +150,7 @@ export const ISOLATION_TESTS: Record<string, string> = {
   "src/modules/tickets/queries.ts#equipmentExists": TICKETS,
   "src/modules/tickets/queries.ts#insertTicket": TICKETS,
   // the page and its exact total (the ticket_counts sum); listTickets only runs these statements
-  "src/modules/tickets/queries.ts#prepare": TICKETS,
+  "src/modules/tickets/page-queries.ts#prepare": TICKETS,
   "src/modules/units/queries.ts#listUnits": DIRECTORY,
   "src/modules/users/queries.ts#listMembers": DIRECTORY,
   "src/modules/webhooks/queries.ts#clearSecrets": SECRETS,

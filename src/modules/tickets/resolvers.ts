@@ -3,7 +3,7 @@ import type { Resolvers } from "../../graphql/schema.ts";
 import { selects } from "../../graphql/selection.ts";
 import { delivered, type LiveMessage } from "../../outbox/live-subscriptions.ts";
 
-/** Ticket fields a list reads only when asked for (tickets/queries.ts, TicketColumns) */
+/** Ticket fields a list reads only when asked for (tickets/page-queries.ts, TicketColumns) */
 const HISTORY_FIELDS = ["assigneeId", "updatedAt", "version"];
 
 /** Thin adapters: the caller's principal and the arguments go to the ticket service. */

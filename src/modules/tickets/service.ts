@@ -12,11 +12,10 @@ import { DESCRIPTION_LENGTH, TITLE_LENGTH, updateTicket, visibleTicket } from ".
 import { addTicketComment, ticketComments } from "./comments.ts";
 import { ticketEvents } from "./events.ts";
 import { ticketJson } from "./json.ts";
+import { listTickets, type TicketColumns } from "./page-queries.ts";
 import {
   equipmentExists,
   insertTicket,
-  listTickets,
-  type TicketColumns,
   type TicketPriority,
   type TicketStatus,
 } from "./queries.ts";

@@ -10,21 +10,28 @@ import { textProblem, unsafeInputDetails } from "../input-safety.ts";
  * same `Validation failed` error (message, `extensions.details` with the field's path,
  * `extensions.status` 400) without running a resolver.
  */
-export const inputGuardPlugin = (): Plugin => {
-  // a document's literals are checked once: Yoga's parser cache hands out one object per text
-  const literals = new WeakMap<DocumentNode, ErrorDetail[]>();
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      let known = literals.get(args.document);
-      if (!known) {
-        known = literalDetails(args.document);
-        literals.set(args.document, known);
-      }
-      const details = [...known, ...unsafeInputDetails(args.variableValues ?? {})];
-      if (details.length > 0) setResultAndStopExecution({ errors: [validationFailed(details)] });
-    },
-  };
-};
+export const inputGuardPlugin = (): Plugin => ({
+  onExecute({ args, setResultAndStopExecution }) {
+    const details = [
+      ...documentInputDetails(args.document),
+      ...unsafeInputDetails(args.variableValues ?? {}),
+    ];
+    if (details.length > 0) setResultAndStopExecution({ errors: [validationFailed(details)] });
+  },
+});
+
+// a document's literals are checked once: Yoga's parser cache hands out one object per text
+const literals = new WeakMap<DocumentNode, ErrorDetail[]>();
+
+/** The problems in a document's string literals (none, for nearly every document). */
+export function documentInputDetails(document: DocumentNode): ErrorDetail[] {
+  let known = literals.get(document);
+  if (!known) {
+    known = literalDetails(document);
+    literals.set(document, known);
+  }
+  return known;
+}
 
 /** Problems in string literals, each named by its argument and input-object field names. */
 function literalDetails(document: ASTNode): ErrorDetail[] {

@@ -140,22 +140,45 @@ function measuredCost(
  * A document the cost library cannot measure (past its node cap) is refused, never run
  * unchecked.
  */
+/** The cost of an operation with these variables (throws when it cannot be measured). */
+const costOf = (
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+) =>
+  measuredCost(document, operationName, variables, () =>
+    getComplexity({
+      schema,
+      query: document,
+      variables,
+      operationName,
+      estimators: [fieldCost],
+      maxQueryNodes: GRAPHQL_LIMITS.maxCostNodes,
+    }),
+  );
+
+/** Whether the cost plugin below lets the operation run with these variables as it is. */
+export function withinCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): boolean {
+  try {
+    return costOf(schema, document, operationName, variables) <= GRAPHQL_LIMITS.maxCost;
+  } catch {
+    return false;
+  }
+}
+
 const costPlugin: Plugin = {
   onExecute({ args, setResultAndStopExecution }) {
     const variables = (args.variableValues ?? {}) as Record<string, unknown>;
     const operationName = args.operationName ?? undefined;
     let cost: number;
     try {
-      cost = measuredCost(args.document, operationName, variables, () =>
-        getComplexity({
-          schema: args.schema,
-          query: args.document,
-          variables,
-          operationName,
-          estimators: [fieldCost],
-          maxQueryNodes: GRAPHQL_LIMITS.maxCostNodes,
-        }),
-      );
+      cost = costOf(args.schema, args.document, operationName, variables);
     } catch {
       if (variablesRefused(args.schema, args.document, operationName, variables)) return;
       setResultAndStopExecution(

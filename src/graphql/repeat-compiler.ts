@@ -24,7 +24,14 @@ type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResul
  *   because graphql-jit words errors differently (no `locations`); a query only reads, so
  *   running it twice changes nothing. Mutations and subscriptions always run on Yoga's.
  */
-export function compileRepeatedDocuments(): Plugin {
+export function compileRepeatedDocuments(
+  /** a compiled query answered without an error (repeated-queries.ts remembers it) */
+  answered?: (
+    document: DocumentNode,
+    operationName: string | undefined,
+    compiled: CompiledQuery,
+  ) => void,
+): Plugin {
   const seen = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
 
   /** the compiled query for this execution, once it is due; null: never compile it */
@@ -60,7 +67,11 @@ export function compileRepeatedDocuments(): Plugin {
     const compiled = compiledFor(args);
     if (!compiled) return interpret(args);
     const answer = compiled.query(args.rootValue, args.contextValue, args.variableValues);
-    const settle = (result: ExecutionResult) => (result.errors ? interpret(args) : result);
+    const settle = (result: ExecutionResult) => {
+      if (result.errors) return interpret(args);
+      answered?.(args.document, args.operationName ?? undefined, compiled);
+      return result;
+    };
     return answer instanceof Promise ? answer.then(settle) : settle(answer);
   };
 

@@ -12,6 +12,7 @@ import { graphqlLimitPlugins } from "./limits.ts";
 import { parsedPosts } from "./parsed-body.ts";
 import { readRoutingPlugin } from "./read-routing-plugin.ts";
 import { compileRepeatedDocuments } from "./repeat-compiler.ts";
+import { queryBody, RepeatedQueries } from "./repeated-queries.ts";
 
 /** What the transport (http/graphql-route.ts) hands Yoga with each request. */
 export interface ServerContext {
@@ -49,6 +50,12 @@ function graphiqlWithSchema(schema: GraphQLSchema): () => GraphiQLOptions {
   };
 }
 
+/** Accept headers for which Yoga answers `application/json; charset=utf-8` */
+const plainJsonAccept = (request: Request) => {
+  const accept = request.headers.get("accept");
+  return accept === null || accept === "*/*" || accept === "application/json";
+};
+
 /**
  * CORS for /graphql (docs/security.md): only an origin listed in CORS_ORIGINS is answered, by
  * its own name, and never with credentials (callers send an API key header, not cookies).
@@ -83,6 +90,8 @@ export function createGraphQLServer(
   schema: GraphQLSchema,
 ) {
   const posts = parsedPosts();
+  // without replicas only: a query on /graphql reads where read routing sends it (its plugin)
+  const repeated = reads ? undefined : new RepeatedQueries(schema);
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -101,7 +110,7 @@ export function createGraphQLServer(
       posts.plugin,
       ...graphqlLimitPlugins(),
       inputGuardPlugin(),
-      compileRepeatedDocuments(),
+      compileRepeatedDocuments(repeated && ((...known) => repeated.remember(...known))),
       ...readRoutingPlugin(reads),
     ],
     maskedErrors: {
@@ -123,5 +132,13 @@ export function createGraphQLServer(
     fetch: (request: Request, context: ServerContext) => yoga.fetch(request, context),
     /** a POST of a parsed body that no adapter hook concerns (graphql-route.ts) */
     handlePost: (request: Request, context: ServerContext) => posts.handle(request, context),
+    /**
+     * Such a POST's answer (its JSON text) when it repeats a query already answered from
+     * compiled code and answers plainly again, as Yoga would for this Accept; else undefined
+     */
+    repeated(request: Request, body: Record<string, unknown>, context: ServerContext) {
+      const query = repeated && plainJsonAccept(request) ? queryBody(body) : undefined;
+      return query && repeated?.answer(query, createContext(graphql, context));
+    },
   };
 }

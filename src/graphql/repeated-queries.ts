@@ -78,8 +78,12 @@ export class RepeatedQueries {
     if (documentInputDetails(known.document).length > 0) return undefined;
     if (unsafeInputDetails(variables).length > 0) return undefined;
     if (!withinCost(this.schema, known.document, known.operationName, variables)) return undefined;
-    const result: ExecutionResult = await known.compiled.query(undefined, context, variables);
-    if (result.errors) return undefined;
-    return JSON.stringify(result);
+    let result: ExecutionResult;
+    try {
+      result = await known.compiled.query(undefined, context, variables);
+    } catch {
+      return undefined; // graphql-jit reports errors in the result; Yoga words anything else
+    }
+    return result.errors ? undefined : JSON.stringify(result);
   }
 }

@@ -134,12 +134,6 @@ function measuredCost(
   return cost;
 }
 
-/**
- * The cost check runs when the operation is about to execute, because only then are the
- * variables known (`limit: $n`); a validation rule would also be cached by document alone.
- * A document the cost library cannot measure (past its node cap) is refused, never run
- * unchecked.
- */
 /** The cost of an operation with these variables (throws when it cannot be measured). */
 const costOf = (
   schema: GraphQLSchema,
@@ -172,6 +166,12 @@ export function withinCost(
   }
 }
 
+/**
+ * The cost check runs when the operation is about to execute, because only then are the
+ * variables known (`limit: $n`); a validation rule would also be cached by document alone.
+ * A document the cost library cannot measure (past its node cap) is refused, never run
+ * unchecked.
+ */
 const costPlugin: Plugin = {
   onExecute({ args, setResultAndStopExecution }) {
     const variables = (args.variableValues ?? {}) as Record<string, unknown>;

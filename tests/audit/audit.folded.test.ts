@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { FOLD_SLOT_MS, foldRequests } from "../../src/db/queries/audit-fold.ts";
+import { FOLD_SLOT_MS } from "../../src/db/queries/audit-fold.ts";
 import { type AuditTuple, insertAuditRows } from "../../src/db/queries/audit-log.ts";
 import { DAY_MS, ensureDayPartitions, rowsOf } from "../../src/db/queries/audit-partitions.ts";
+import { foldRequests } from "../../src/db/queries/audit-rows.ts";
 import { auditLog } from "../../src/db/schema/audit-log.ts";
 import { keyUsage } from "../../src/modules/audit/usage-queries.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";

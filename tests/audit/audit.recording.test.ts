@@ -139,10 +139,11 @@ test("requests fold into their row as they arrive; a row taken by a flush never 
   folds.close();
   const later = folds.add(request(at + 8, 200, "e"));
   expect(later, "after a flush took the rows, an alike request starts a new one").toBeDefined();
-  expect(first?.requestIds).toEqual(["a", "b", "d"]);
-  expect(first?.offsets).toEqual([0, 5, 7]);
-  expect(refused?.requestIds).toEqual(["c"]);
-  expect(later?.requestIds).toEqual(["e"]);
+  expect(first?.idTexts).toEqual(["a", "b", "d"]);
+  expect([...(first?.offsets.subarray(0, first.size) ?? [])]).toEqual([0, 5, 7]);
+  expect(first?.latest).toBe(7);
+  expect(refused?.idTexts).toEqual(["c"]);
+  expect(later?.idTexts).toEqual(["e"]);
 });
 
 test("the recorder's capacity counts requests, folded or not; the dropped ones are counted", async () => {

@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { FOLD_SLOT_MS, foldRequests } from "../../src/db/queries/audit-fold.ts";
+import { FOLD_SLOT_MS } from "../../src/db/queries/audit-fold.ts";
 import type { AuditTuple } from "../../src/db/queries/audit-log.ts";
 import { ensureDayPartitions, rowsOf } from "../../src/db/queries/audit-partitions.ts";
+import { foldRequests, writtenJson } from "../../src/db/queries/audit-rows.ts";
 import { manualClock } from "../helpers/clock.ts";
 import { type DriverName, describeEachDriver, send, useTestApp } from "../helpers/harness.ts";
 import { auditor, graphqlRecorded, readLog, sendRecorded } from "./helpers.ts";
@@ -176,17 +177,15 @@ const request = (at: number, requestId: string | null, status = 200): AuditTuple
   null,
 ];
 
-test("a fold of the service's own ids sends their bytes in hexadecimal, in order", () => {
+/** the ids' 16 bytes each, in order, in base64 (what the INSERT decodes) */
+const bytesOf = (ids: string[]) =>
+  Buffer.from(ids.join("").replaceAll("-", ""), "hex").toString("base64");
+
+test("a fold of the service's own ids sends their bytes in base64, in order", () => {
   const ids = Array.from({ length: 5 }, () => crypto.randomUUID());
   const [row, ...rest] = foldRequests(ids.map((id, i) => request(i, id)));
   expect(rest).toEqual([]);
-  expect(row?.slice(13)).toEqual([
-    5,
-    "{0,1,2,3,4}",
-    "{1,1,1,1,1}",
-    null,
-    ids.join("").replaceAll("-", ""),
-  ]);
+  expect(row?.slice(13)).toEqual([5, "{0,1,2,3,4}", "{1,1,1,1,1}", null, bytesOf(ids)]);
   expect(row?.[11]).toBeNull();
 });
 
@@ -221,9 +220,27 @@ test("each fold of a batch chooses for itself; a request alone keeps its id in i
     request(4, upper, 500),
   ]);
   expect(rows.map((r) => [r[7], r[13] ?? 1, r[16] ?? null, r[17] ?? null, r[11]])).toEqual([
-    [200, 2, null, `${a}${b}`.replaceAll("-", ""), null],
+    [200, 2, null, bytesOf([a, b]), null],
     [404, 2, `{client-1,${c}}`, null, null],
     [500, 1, null, null, upper],
   ]);
   expect(rows[2]).toHaveLength(13);
+});
+
+test("the statement's JSON is the written rows' own, whatever the ids, durations and agents", () => {
+  const uuid = () => crypto.randomUUID();
+  const agent = 'curl "8.0" \\ é\n\u0000';
+  const entries: AuditTuple[] = [
+    ...Array.from({ length: 40 }, (_, i) => request(i, uuid())),
+    ...Array.from({ length: 5 }, (_, i) => request(50 + i, i === 2 ? 'say "hi"' : uuid(), 404)),
+    request(60, uuid(), 500),
+    [BASE + 70, "o", "api_key.rotated", "k", "u", null, null, null, null, null, agent, null, {}],
+  ];
+  entries[3] = [...(entries[3] as AuditTuple)];
+  (entries[3] as AuditTuple)[8] = null;
+  (entries[4] as AuditTuple)[8] = 12.345;
+  for (const tuple of entries.slice(0, 46)) tuple[10] = agent;
+  const json = writtenJson(entries);
+  expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(foldRequests(entries))));
+  expect(JSON.parse(json).map((row: unknown[]) => row[13] ?? 1)).toEqual([40, 5, 1, 1]);
 });

@@ -33,38 +33,27 @@ export const FOLD_SLOT_MS = 1_000;
 export const MAX_FOLDED = 1_000;
 
 /**
- * A row as the INSERT reads it: the 13 values of an `AuditTuple`, then, for a row of several
- * requests, how many it holds and its offsets (ms after `at`), durations and request ids as
- * Postgres array literals (one cheap cast each on the server). When every id of the row is a
- * lowercase canonical UUID (the service's own, `crypto.randomUUID()`), the ids are instead
- * their 32 hexadecimal digits each, concatenated: `request_id_bytes`, 16 bytes an id
- * (drizzle/0025, docs/decisions.md §34).
- */
-export type WrittenRow =
-  | AuditTuple
-  | [...AuditTuple, requests: number, offsets: string, durations: string, requestIds: string]
-  | [
-      ...AuditTuple,
-      requests: number,
-      offsets: string,
-      durations: string,
-      requestIds: null,
-      requestIdHex: string,
-    ];
-
-/**
  * The requests of one row while they arrive (the recorder folds each request into its row at
- * once, docs/decisions.md §35): the first request's tuple, and every request's offset, duration
- * and id, the first's included.
+ * once, docs/decisions.md §35 and §43): the first request's tuple, and every request's offset,
+ * duration and id, the first's included, in typed arrays (no object kept per request until the
+ * flush). An id is kept as its 16 bytes while every id of the row is a lowercase canonical UUID,
+ * and as text from the first that is not.
  */
 export interface Fold {
   first: AuditTuple;
   slot: number;
-  offsets: number[];
-  durations: (number | null)[];
-  requestIds: (string | null)[];
-  /** whether every request id so far is a lowercase canonical UUID */
-  canonical: boolean;
+  /** the requests it holds: the arrays' leading elements */
+  size: number;
+  /** the greatest offset so far (the row's last request: a key's last use) */
+  latest: number;
+  /** ms after `first`'s time: within one slot, so well inside 16 bits */
+  offsets: Int16Array;
+  /** NaN: none */
+  durations: Float64Array;
+  /** 16 bytes an id, or null once an id was not a lowercase canonical UUID */
+  idBytes: Uint8Array | null;
+  /** the ids as text once `idBytes` is null (the earlier ones read back from their bytes) */
+  idTexts: (string | null)[] | null;
 }
 
 /** What a batch holds: a key or session event as its tuple, or a row of requests. */
@@ -87,23 +76,89 @@ const sameRequest = (first: AuditTuple, row: AuditTuple) =>
 const groupKey = (row: AuditTuple, slot: number) =>
   `${slot}\u0000${row[1]}\u0000${row[3]}\u0000${row[4]}\u0000${row[5]}\u0000${row[6]}\u0000${row[7]}\u0000${row[9]}\u0000${row[10]}`;
 
-const BARE = /^[A-Za-z0-9._:-]+$/;
-const HYPHENS = /-/g;
+/** each hexadecimal digit's value by its character code; -1 for any other character */
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (const [i, digit] of [..."0123456789abcdef"].entries()) HEX_VALUE[digit.charCodeAt(0)] = i;
+/** where each of a canonical UUID's 16 bytes is written: two digits from these positions */
+const BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
 /**
- * A request id as `crypto.randomUUID()` makes them, which reads back the same from its 16
- * bytes. Anything else (a client's X-Request-Id, an upper-case or braced UUID) is kept as text.
+ * Writes the 16 bytes of a request id made as `crypto.randomUUID()` makes them (lowercase,
+ * hyphenated: the text it reads back as from its bytes) into `bytes` at `at`. Answers false
+ * for anything else (a client's X-Request-Id, an upper-case or braced UUID), the bytes then
+ * partly written.
  */
-export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+function putUuid(id: string, bytes: Uint8Array, at: number): boolean {
+  if (id.length !== 36) return false;
+  if (id[8] !== "-" || id[13] !== "-" || id[18] !== "-" || id[23] !== "-") return false;
+  for (let k = 0; k < 16; k++) {
+    const i = BYTE_AT[k] as number;
+    const high = id.charCodeAt(i);
+    const low = id.charCodeAt(i + 1);
+    const value = ((HEX_VALUE[high] ?? -1) << 4) | (HEX_VALUE[low] ?? -1);
+    if (value < 0) return false;
+    bytes[at + k] = value;
+  }
+  return true;
+}
 
-/**
- * An element of a text[] literal: bare when it cannot be misread, quoted and escaped if not.
- * Runs once per folded request: only a 4-character id can spell NULL, so no other is upper-cased.
- */
-function textElement(value: string | null): string {
-  if (value === null) return "NULL";
-  if (BARE.test(value) && (value.length !== 4 || value.toUpperCase() !== "NULL")) return value;
-  return `"${value.replace(/["\\]/g, "\\$&")}"`;
+/** A request id stored as its 16 bytes (drizzle/0025), from their 32 hexadecimal digits. */
+export const uuidOfHex = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+/** a row's arrays start this long and grow fourfold (most rows of a busy key fill up) */
+const FIRST_CAPACITY = 4;
+
+function newFold(first: AuditTuple, slot: number): Fold {
+  return {
+    first,
+    slot,
+    size: 0,
+    latest: 0,
+    offsets: new Int16Array(FIRST_CAPACITY),
+    durations: new Float64Array(FIRST_CAPACITY),
+    idBytes: new Uint8Array(FIRST_CAPACITY * 16),
+    idTexts: null,
+  };
+}
+
+function grow(fold: Fold): void {
+  const capacity = Math.min(fold.offsets.length * 4, MAX_FOLDED);
+  const offsets = new Int16Array(capacity);
+  offsets.set(fold.offsets);
+  fold.offsets = offsets;
+  const durations = new Float64Array(capacity);
+  durations.set(fold.durations);
+  fold.durations = durations;
+  if (fold.idBytes) {
+    const bytes = new Uint8Array(capacity * 16);
+    bytes.set(fold.idBytes);
+    fold.idBytes = bytes;
+  }
+}
+
+/** The row's ids so far as text: it is about to keep an id that is not a canonical UUID. */
+function idsAsText(fold: Fold, bytes: Uint8Array): (string | null)[] {
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, fold.size * 16).toString("hex");
+  return Array.from({ length: fold.size }, (_, i) => uuidOfHex(hex.slice(i * 32, i * 32 + 32)));
+}
+
+/** Folds one request into `fold`, which has room for it. */
+function append(fold: Fold, row: AuditTuple): void {
+  if (fold.size === fold.offsets.length) grow(fold);
+  const i = fold.size;
+  const offset = row[0] - fold.first[0];
+  fold.offsets[i] = offset;
+  if (offset > fold.latest) fold.latest = offset;
+  fold.durations[i] = row[8] ?? Number.NaN;
+  const id = row[11];
+  const bytes = fold.idBytes;
+  if (bytes && (id === null || !putUuid(id, bytes, i * 16))) {
+    fold.idTexts = idsAsText(fold, bytes);
+    fold.idBytes = null;
+  }
+  fold.idTexts?.push(id);
+  fold.size = i + 1;
 }
 
 /**
@@ -121,23 +176,20 @@ export class RequestFolds {
     const slot = slotOf(row[0]);
     const last = this.last;
     let fold =
-      last && last.slot === slot && last.offsets.length < MAX_FOLDED && sameRequest(last.first, row)
+      last && last.slot === slot && last.size < MAX_FOLDED && sameRequest(last.first, row)
         ? last
         : undefined;
     let started: Fold | undefined;
     if (!fold) {
       const key = groupKey(row, slot);
       fold = this.open.get(key);
-      if (!fold || fold.offsets.length >= MAX_FOLDED) {
-        fold = { first: row, slot, offsets: [], durations: [], requestIds: [], canonical: true };
+      if (!fold || fold.size >= MAX_FOLDED) {
+        fold = newFold(row, slot);
         this.open.set(key, fold);
         started = fold;
       }
     }
-    fold.offsets.push(row[0] - fold.first[0]);
-    fold.durations.push(row[8]);
-    fold.requestIds.push(row[11]);
-    if (fold.canonical) fold.canonical = row[11] !== null && CANONICAL_UUID.test(row[11]);
+    append(fold, row);
     this.last = fold;
     return started;
   }
@@ -153,76 +205,4 @@ export class RequestFolds {
 export const isFold = (entry: AuditEntry): entry is Fold => !Array.isArray(entry);
 
 /** How many entries of the log an entry holds (a key's usage counts them). */
-export const entryWeight = (entry: AuditEntry) => (isFold(entry) ? entry.offsets.length : 1);
-
-/**
- * A duration's text in a row's array literal. Durations are hundredths of a millisecond
- * (request-context.ts rounds them) and a busy second repeats the same few hundred, so each
- * one's text is made once: converting a fraction to text was most of a flush's work.
- */
-const DURATION_TEXTS: string[] = [];
-const DURATION_TEXTS_KEPT = 100_000; // up to 1 s
-function durationText(duration: number | null): string {
-  if (duration === null) return "NULL";
-  const hundredths = Math.round(duration * 100);
-  if (hundredths / 100 !== duration || hundredths < 0 || hundredths >= DURATION_TEXTS_KEPT)
-    return String(duration);
-  let text = DURATION_TEXTS[hundredths];
-  if (text === undefined) {
-    text = String(duration);
-    DURATION_TEXTS[hundredths] = text;
-  }
-  return text;
-}
-
-/** A row as written: a fold of one request is that request's own tuple. */
-function writtenRow(fold: Fold): WrittenRow {
-  if (fold.offsets.length === 1) return fold.first;
-  const first = fold.first;
-  const head = [
-    first[0],
-    first[1],
-    first[2],
-    first[3],
-    first[4],
-    first[5],
-    first[6],
-    first[7],
-    null,
-    first[9],
-    first[10],
-    null,
-    null,
-    fold.offsets.length,
-    `{${fold.offsets.join(",")}}`,
-    `{${fold.durations.map(durationText).join(",")}}`,
-  ] as const;
-  // the whole row one way or the other: its ids' 16 bytes in hex, or a text[] literal
-  return fold.canonical
-    ? [...head, null, fold.requestIds.join("").replace(HYPHENS, "")]
-    : [...head, `{${fold.requestIds.map(textElement).join(",")}}`];
-}
-
-/**
- * The entries as written, in their order: requests still as tuples (tests, benches) are folded
- * here, events pass as they are.
- */
-export function writtenRows(entries: AuditEntry[]): WrittenRow[] {
-  const out: AuditEntry[] = [];
-  const folds = new RequestFolds();
-  for (const entry of entries) {
-    if (isFold(entry) || entry[2] !== "request") out.push(entry);
-    else {
-      const started = folds.add(entry);
-      if (started) out.push(started);
-    }
-  }
-  return out.map((row) => (isFold(row) ? writtenRow(row) : row));
-}
-
-/** `writtenRows` of requests and events given as tuples. */
-export const foldRequests = (rows: AuditTuple[]): WrittenRow[] => writtenRows(rows);
-
-/** A request id stored as its 16 bytes (drizzle/0025), from their 32 hexadecimal digits. */
-export const uuidOfHex = (hex: string) =>
-  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+export const entryWeight = (entry: AuditEntry) => (isFold(entry) ? entry.size : 1);

@@ -7,13 +7,8 @@ import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "../client.ts";
 import { auditLog } from "../schema/audit-log.ts";
 import { apiKeyUsage, memberships, organizations } from "../schema/index.ts";
-import {
-  type AuditEntry,
-  type AuditTuple,
-  entryWeight,
-  isFold,
-  writtenRows,
-} from "./audit-fold.ts";
+import { type AuditEntry, type AuditTuple, entryWeight, isFold } from "./audit-fold.ts";
+import { writtenJson } from "./audit-rows.ts";
 
 type Plan = typeof organizations.$inferSelect.plan;
 
@@ -39,7 +34,7 @@ export function keyUsageOf(entries: AuditEntry[]): unknown[][] {
     if (keyId === null || row[2] !== "request" || row[1] === null) continue;
     const hour = row[0] - (row[0] % HOUR_MS);
     const requests = entryWeight(entry);
-    const newest = folded ? row[0] + Math.max(...entry.offsets) : row[0];
+    const newest = folded ? row[0] + entry.latest : row[0];
     // a batch is mostly runs of one key's requests: the group of the row before, without a
     // string built and looked up per row
     if (group?.[0] !== keyId || group[2] !== hour) group = groups.get(`${keyId}/${hour}`);
@@ -60,8 +55,8 @@ export function keyUsageOf(entries: AuditEntry[]): unknown[][] {
 
 /**
  * One statement for the whole batch: its rows (requests folded, ./audit-fold.ts: a row's
- * request ids as a text[] literal, or as their bytes in hexadecimal when all are the service's
- * own UUIDs), and their counts per key and hour added to api_key_usage (the settings screen's
+ * request ids as a text[] literal, or as their bytes in base64 when all are the service's own
+ * UUIDs), and their counts per key and hour added to api_key_usage (the settings screen's
  * usage of a key), together or not at all. The rows go over as one JSON parameter: a thousand
  * rows cost one parameter and one JSON.stringify of arrays rather than 13,000 bound values built
  * by the query builder on the event loop that serves requests (docs/performance.md#audit-trail);
@@ -77,8 +72,8 @@ export async function insertAuditRows(db: Executor, rows: AuditEntry[]): Promise
     select to_timestamp((r->>0)::double precision / 1000), (r->>1)::uuid, r->>2,
       (r->>3)::uuid, (r->>4)::uuid, r->>5, r->>6, (r->>7)::smallint, (r->>8)::real, r->>9,
       r->>10, r->>11, nullif(r->12, 'null'::jsonb), coalesce((r->>13)::integer, 1),
-      (r->>14)::integer[], (r->>15)::real[], (r->>16)::text[], decode(r->>17, 'hex')
-    from jsonb_array_elements(${JSON.stringify(writtenRows(rows))}::jsonb) as r`;
+      (r->>14)::integer[], (r->>15)::real[], (r->>16)::text[], decode(r->>17, 'base64')
+    from jsonb_array_elements(${writtenJson(rows)}::jsonb) as r`;
   if (usage.length === 0) {
     await db.execute(insert);
     return;

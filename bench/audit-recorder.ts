@@ -59,9 +59,9 @@ const member = await factories(app).member({ plan: "ENTERPRISE" });
 const options = { flushMs: 0, flushAtRequests: 5_000 };
 const sides: [string, Recorder | null][] = [
   ["this tree", new AuditTrail(fresh.database, quiet, Date.now, options)],
-  ...(Base ? [[`base ${flags.base}`, new Base(fresh.database, quiet, Date.now, options)] as const] : []),
-  ["no recorder", null],
-] as [string, Recorder | null][];
+];
+if (Base) sides.push([`base ${flags.base}`, new Base(fresh.database, quiet, Date.now, options)]);
+sides.push(["no recorder", null]);
 for (const [, recorder] of sides) await recorder?.start();
 
 /** CPU µs a request of N requests handed to `recorder` and written */

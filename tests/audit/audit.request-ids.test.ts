@@ -197,6 +197,9 @@ test("a fold with any other id keeps every id of the row as text, in order", () 
     ["none", null],
     ["a UUID without hyphens", uuid().replaceAll("-", "")],
     ["a UUID with a trailing character", `${uuid()}0`],
+    ["a UUID with a letter past f", `g${uuid().slice(1)}`],
+    ["a UUID's length with a hyphen moved", `${uuid().slice(0, 7)}-0${uuid().slice(9)}`],
+    ["a UUID with a non-ASCII digit", `${uuid().slice(0, 35)}\u0660`],
     ["the text NULL", "NULL"],
   ];
   for (const [what, other] of others) {
@@ -204,7 +207,8 @@ test("a fold with any other id keeps every id of the row as text, in order", () 
     const [row, ...rest] = foldRequests(ids.map((id, i) => request(i, id)));
     expect(rest, what).toEqual([]);
     expect(row, what).toHaveLength(17);
-    const element = other === null ? "NULL" : other === "NULL" ? '"NULL"' : other;
+    const bare = other !== null && other !== "NULL" && /^[A-Za-z0-9._:-]+$/.test(other);
+    const element = other === null ? "NULL" : bare ? other : `"${other}"`;
     expect(row?.[16], what).toBe(`{${ids[0]},${ids[1]},${element},${ids[3]}}`);
   }
 });

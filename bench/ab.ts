@@ -12,12 +12,17 @@
  * log off: `--env-b=LOG_LEVEL=warn`). A is checked out into a temporary git worktree (with this
  * tree's node_modules) and removed at the end. Needs wrk and TEST_DATABASE_URL's Postgres.
  */
-import { type ChildProcess, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { benchDatabase, cpuMs, percentile, pinServers, Service, stopChildren } from "./e2e-lib.ts";
+import {
+  baseCheckout,
+  benchDatabase,
+  cpuMs,
+  percentile,
+  pinServers,
+  Service,
+  stopChildren,
+} from "./e2e-lib.ts";
 import { fullSpeed, wrk } from "./paced.ts";
 
 const { values: flags } = parseArgs({
@@ -54,11 +59,8 @@ const envOf = (text: string): Record<string, string> =>
       .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
   );
 
-const root = resolve(import.meta.dir, "..");
-const checkout = mkdtempSync(join(tmpdir(), "orgit-ab-"));
-const git = (...args: string[]) => execFileSync("git", ["-C", root, ...args], { stdio: "pipe" });
-git("worktree", "add", "--detach", checkout, flags.base);
-symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
+const base = baseCheckout(flags.base, "orgit-ab-");
+const checkout = base.path;
 
 if (flags.pin) pinServers();
 wrk(); // found or installed before any load
@@ -113,6 +115,5 @@ try {
 } finally {
   await stopChildren(children);
   await db.drop();
-  git("worktree", "remove", "--force", checkout);
-  rmSync(checkout, { recursive: true, force: true });
+  base.remove();
 }

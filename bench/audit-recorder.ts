@@ -10,15 +10,13 @@
  * CPU a request are printed with each recorder's share (minus no recorder's). Postgres's own
  * CPU is not counted: bench/audit-writes.ts measures the backend.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app.ts";
 import { AuditTrail } from "../src/auth/audit-trail.ts";
 import { createLogger } from "../src/logger.ts";
 import { factories, freshDatabase, testConfig } from "../tests/helpers/harness.ts";
+import { baseCheckout } from "./e2e-lib.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -34,16 +32,10 @@ process.env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
 type Recorder = Pick<AuditTrail, "request" | "flush" | "start" | "stop">;
 type RecorderClass = new (...args: ConstructorParameters<typeof AuditTrail>) => Recorder;
 
-const root = resolve(import.meta.dir, "..");
-const git = (...args: string[]) => execFileSync("git", args, { cwd: root, stdio: "pipe" });
-let checkout: string | undefined;
-let Base: RecorderClass | undefined;
-if (flags.base) {
-  checkout = mkdtempSync(join(tmpdir(), "orgit-recorder-"));
-  git("worktree", "add", "--detach", checkout, flags.base);
-  symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
-  Base = (await import(join(checkout, "src/auth/audit-trail.ts"))).AuditTrail as RecorderClass;
-}
+const base = flags.base ? baseCheckout(flags.base, "orgit-recorder-") : undefined;
+const Base = base
+  ? ((await import(join(base.path, "src/auth/audit-trail.ts"))).AuditTrail as RecorderClass)
+  : undefined;
 
 const fresh = await freshDatabase("postgres");
 const quiet = createLogger("warn", () => {});
@@ -106,6 +98,5 @@ for (const [name, xs] of measured) {
 for (const [, recorder] of sides) await recorder?.stop();
 await app.stop();
 await fresh.drop();
-if (checkout) git("worktree", "remove", "--force", checkout);
-rmSync(checkout ?? join(tmpdir(), "none"), { recursive: true, force: true });
+base?.remove();
 process.exit(0);

@@ -3,9 +3,10 @@
  * the operator API, and the few statistics it prints.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import postgres from "postgres";
 
 const ADMIN_TOKEN = "bench-operator-token-0123456789";
@@ -263,4 +264,23 @@ export class Service {
     const status = readFileSync(`/proc/${this.pid()}/status`, "utf8");
     return Number(status.match(/VmRSS:\s+(\d+)/)?.[1]) / 1024;
   }
+}
+
+/**
+ * `commit` checked out into a temporary git worktree beside this one (A/B benches), with this
+ * tree's node_modules; `remove` takes it away again.
+ */
+export function baseCheckout(commit: string, prefix: string) {
+  const root = resolve(import.meta.dir, "..");
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  const git = (...args: string[]) => execFileSync("git", ["-C", root, ...args], { stdio: "pipe" });
+  git("worktree", "add", "--detach", path, commit);
+  symlinkSync(join(root, "node_modules"), join(path, "node_modules"));
+  return {
+    path,
+    remove() {
+      git("worktree", "remove", "--force", path);
+      rmSync(path, { recursive: true, force: true });
+    },
+  };
 }
